@@ -1,0 +1,156 @@
+"""Hosts one vLLM `AsyncLLM` per process, driven by an asyncio loop on a background thread.
+
+Celery runs tasks on threads (`-P threads`); each task calls `stream()` and iterates deltas
+synchronously while the shared engine batches every concurrent request together. Building an
+engine costs most of a minute, so it happens once, when the worker starts, never per task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import queue
+import threading
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from inference.experts import EXPERTS, adapter_dir
+from inference.protocol import Delta, GenerationRequest
+from inference.settings import EngineSettings
+
+log = logging.getLogger(__name__)
+
+_END = object()
+
+
+class VllmEngine:
+    """The real engine: base model plus one LoRA adapter per expert, with `enable_lora`."""
+
+    def __init__(self, settings: EngineSettings) -> None:
+        self.settings = settings
+        # CPU builds size their KV cache from this; harmless on GPUs.
+        os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="vllm-engine-loop", daemon=True
+        )
+        self._thread.start()
+        self._lora_ids = {name: index + 1 for index, name in enumerate(sorted(EXPERTS))}
+        self._llm: Any = self._call(self._build())
+        self._tokenizer: Any = self._llm.get_tokenizer()
+        self._closed = False
+
+    def _call(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    async def _build(self) -> Any:
+        from vllm.engine.arg_utils import AsyncEngineArgs
+        from vllm.platforms import current_platform
+        from vllm.v1.engine.async_llm import AsyncLLM
+
+        on_cpu = current_platform.is_cpu()
+        args = AsyncEngineArgs(
+            model=self.settings.model,
+            enable_lora=True,
+            max_loras=self.settings.max_loras,
+            max_lora_rank=self.settings.max_lora_rank,
+            max_model_len=self.settings.max_model_len,
+            max_num_seqs=self.settings.max_num_seqs,
+            tensor_parallel_size=self.settings.tensor_parallel_size,
+            enable_prefix_caching=True,
+            # This CPU has no native bf16, and fp32 ran faster than vLLM's bf16 default.
+            dtype="float32" if on_cpu else "auto",
+            # The CPU worker refuses the default fraction on a small machine.
+            gpu_memory_utilization=0.5 if on_cpu else 0.9,
+            structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
+            disable_log_stats=True,
+        )
+        return AsyncLLM.from_engine_args(args)
+
+    def prompt_for(self, request: GenerationRequest) -> str:
+        messages = [{"role": m.role, "content": m.content} for m in request.messages]
+        text = self._tokenizer.apply_chat_template(
+            messages, tokenize=False, add_generation_prompt=True
+        )
+        return str(text)
+
+    def _lora_request(self, expert: str | None) -> Any:
+        if expert is None:
+            return None
+        from vllm.lora.request import LoRARequest
+
+        path = adapter_dir(expert, self.settings.adapter_root)
+        return LoRARequest(expert, self._lora_ids[expert], str(path))
+
+    def _sampling_params(self, request: GenerationRequest) -> Any:
+        from vllm.sampling_params import RequestOutputKind, SamplingParams, StructuredOutputsParams
+
+        structured = None
+        if request.json_schema is not None:
+            structured = StructuredOutputsParams(json=request.json_schema)
+        return SamplingParams(
+            max_tokens=request.max_tokens,
+            temperature=request.temperature,
+            output_kind=RequestOutputKind.DELTA,
+            structured_outputs=structured,
+        )
+
+    async def _produce(self, request: GenerationRequest, out: queue.Queue[object]) -> None:
+        try:
+            tokens = 0
+            stream: AsyncIterator[Any] = self._llm.generate(
+                self.prompt_for(request),
+                self._sampling_params(request),
+                request.request_id,
+                lora_request=self._lora_request(request.expert),
+            )
+            async for output in stream:
+                completion = output.outputs[0]
+                tokens += len(completion.token_ids)
+                reason = completion.finish_reason if output.finished else None
+                if output.finished and reason is None:
+                    reason = "abort"
+                out.put(Delta(completion.text, tokens, reason))
+        except BaseException as exc:  # handed to the consuming thread, which re-raises
+            out.put(exc)
+        finally:
+            out.put(_END)
+
+    def stream(self, request: GenerationRequest) -> Iterator[Delta]:
+        if self._closed:
+            raise RuntimeError("the engine has been shut down")
+        out: queue.Queue[object] = queue.Queue()
+        future = asyncio.run_coroutine_threadsafe(self._produce(request, out), self._loop)
+        finished = False
+        try:
+            while (item := out.get()) is not _END:
+                if isinstance(item, BaseException):
+                    raise item
+                assert isinstance(item, Delta)
+                finished = item.finished
+                yield item
+        finally:
+            if not finished:  # the caller stopped early: free the engine's slot
+                self.abort(request.request_id)
+            future.cancel()
+
+    def abort(self, request_id: str) -> None:
+        if not self._closed:
+            self._call(self._llm.abort(request_id))
+
+    def shutdown(self) -> None:
+        """Stop the engine core process and the loop; safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            # Shut down on the engine's own loop so its output task is cancelled cleanly.
+            self._call(self._shutdown_on_loop())
+        finally:
+            self._llm = None
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+
+    async def _shutdown_on_loop(self) -> None:
+        self._llm.shutdown()

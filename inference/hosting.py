@@ -1,0 +1,73 @@
+"""The process-wide engine: started once per worker process, stopped on shutdown.
+
+Tests may install another engine (a fake, in unit tests only); production code never does.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import signal
+import threading
+from types import FrameType
+
+from inference.protocol import Engine
+
+log = logging.getLogger(__name__)
+_lock = threading.Lock()
+_engine: Engine | None = None
+
+
+class EngineNotRunning(RuntimeError):
+    """This process hosts no engine (it is not a worker, or the engine failed to start)."""
+
+
+def start_engine() -> Engine:
+    global _engine
+    with _lock:
+        if _engine is None:
+            from inference.engine import VllmEngine
+            from inference.settings import EngineSettings
+
+            settings = EngineSettings.from_env()
+            log.info("starting the engine for %s (%s)", settings.profile, settings.model)
+            _engine = VllmEngine(settings)
+            atexit.register(stop_engine)
+            _chain_sigterm()
+        return _engine
+
+
+def install_engine(engine: Engine | None) -> None:
+    """Replace the process's engine; for tests that bring their own."""
+    global _engine
+    with _lock:
+        _engine = engine
+
+
+def current_engine() -> Engine:
+    if _engine is None:
+        raise EngineNotRunning("no engine is running in this process")
+    return _engine
+
+
+def stop_engine() -> None:
+    global _engine
+    with _lock:
+        engine, _engine = _engine, None
+    if engine is not None:
+        log.info("stopping the engine")
+        engine.shutdown()
+
+
+def _chain_sigterm() -> None:
+    """Stop the engine's child process on SIGTERM even if the host's own handler stalls."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        threading.Thread(target=stop_engine, daemon=True).start()
+        if callable(previous):
+            previous(signum, frame)
+
+    signal.signal(signal.SIGTERM, handler)

@@ -1,0 +1,58 @@
+"""Turns a user's prompt into an engine request for an expert: system prompt, schema, limits.
+
+The shared system prompt comes first and stays byte-identical across requests, so vLLM's
+prefix cache keeps its KV resident.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from inference.experts import get_expert
+from inference.protocol import GenerationRequest, Message
+
+UI_EXAMPLE_PATH = Path(__file__).with_name("ui_example.json")
+
+TEXT_SYSTEM_PROMPTS = {
+    "chat": "You are Macaron's chat expert. Answer helpfully and concisely.",
+    "agent": (
+        "You are Macaron's agent expert. Reply with a plan of tool calls as JSON: "
+        '{"steps":[{"tool":"name","args":{}}]}.'
+    ),
+    "coding": (
+        "You are Macaron's coding expert. Reply with a Python function and a pytest test for it."
+    ),
+}
+
+
+def ui_system_prompt() -> str:
+    example = json.dumps(json.loads(UI_EXAMPLE_PATH.read_text()), separators=(",", ":"))
+    return (
+        "You are Macaron's UI expert. You write UI4A specs: compact JSON describing an "
+        "interactive interface. Components: page, stack, row, card, heading, text, input, "
+        "checkbox, button. Inputs and checkboxes bind to state keys; text shows state with "
+        "{key}; buttons run an action (set or toggle a state key); 'if' shows a node only "
+        "when its state key is true.\n"
+        f"Example, for 'a newsletter signup box':\n{example}"
+    )
+
+
+def request_for(*, request_id: str, expert: str, prompt: str, max_tokens: int) -> GenerationRequest:
+    get_expert(expert)  # raises UnknownExpert for names that are not registered
+    if expert == "ui":
+        import ui4a
+
+        return GenerationRequest(
+            request_id=request_id,
+            expert=expert,
+            messages=(Message("system", ui_system_prompt()), Message("user", prompt)),
+            max_tokens=max_tokens,
+            json_schema=ui4a.json_schema(),
+        )
+    return GenerationRequest(
+        request_id=request_id,
+        expert=expert,
+        messages=(Message("system", TEXT_SYSTEM_PROMPTS[expert]), Message("user", prompt)),
+        max_tokens=max_tokens,
+    )

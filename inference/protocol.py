@@ -1,0 +1,46 @@
+"""The engine API's data: what a caller submits and the deltas it streams back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str
+    content: str
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    request_id: str
+    expert: str | None  # None: the base model with no adapter
+    messages: tuple[Message, ...]
+    max_tokens: int = 512
+    temperature: float = 0.0
+    json_schema: dict[str, Any] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Delta:
+    """New text since the previous delta; `tokens` counts all tokens generated so far."""
+
+    text: str
+    tokens: int
+    finish_reason: str | None = None  # "stop", "length" or "abort" on the last delta
+
+    @property
+    def finished(self) -> bool:
+        return self.finish_reason is not None
+
+
+class Engine(Protocol):
+    """What Celery tasks call. One engine per worker process serves every task in it."""
+
+    def stream(self, request: GenerationRequest) -> Iterator[Delta]: ...
+
+    def abort(self, request_id: str) -> None: ...
+
+    def shutdown(self) -> None: ...

@@ -1,0 +1,38 @@
+"""Engine settings, read from the environment so a GPU host is one variable away."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from inference.default_model import MODEL_DIRNAME
+from inference.paths import adapter_home, model_cache
+
+DEFAULT_PROFILE = "macaron-tiny"
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    profile: str
+    model: str  # a local folder or a hub id (GPU hosts)
+    adapter_root: Path
+    max_model_len: int
+    max_num_seqs: int
+    max_loras: int
+    max_lora_rank: int
+    tensor_parallel_size: int
+
+    @classmethod
+    def from_env(cls) -> EngineSettings:
+        env = os.environ.get
+        return cls(
+            profile=env("MACARON_PROFILE", DEFAULT_PROFILE),
+            model=env("MACARON_MODEL", str(model_cache() / MODEL_DIRNAME)),
+            adapter_root=Path(env("MACARON_ADAPTERS", str(adapter_home()))),
+            max_model_len=int(env("MACARON_MAX_MODEL_LEN", "4096")),
+            max_num_seqs=int(env("MACARON_MAX_NUM_SEQS", "16")),
+            max_loras=int(env("MACARON_MAX_LORAS", "4")),
+            max_lora_rank=int(env("MACARON_MAX_LORA_RANK", "16")),
+            tensor_parallel_size=int(env("MACARON_TENSOR_PARALLEL", "1")),
+        )

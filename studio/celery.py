@@ -1,0 +1,42 @@
+"""The Celery app. A worker process hosts one engine, built when the worker starts.
+
+Run workers with `-P threads`: the prefork pool's daemonic children may not spawn vLLM's engine
+process, and threads let concurrent tasks share (and batch in) the one engine.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from celery import Celery, signals
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
+
+app = Celery("macaron")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks(["studio"])
+
+
+@signals.worker_init.connect
+def start_engine(**_: Any) -> None:
+    from inference import hosting
+
+    hosting.start_engine()
+
+
+@signals.worker_ready.connect
+def announce_ready(sender: Any = None, **_: Any) -> None:
+    """Touch `<run dir>/<worker name>.ready`, which the stack launcher waits for."""
+    run_dir = os.environ.get("MACARON_RUN_DIR")
+    if run_dir and sender is not None:
+        name = str(sender.hostname).split("@", 1)[0]
+        Path(run_dir, f"{name}.ready").touch()
+
+
+@signals.worker_shutdown.connect
+def stop_engine(**_: Any) -> None:
+    from inference import hosting
+
+    hosting.stop_engine()

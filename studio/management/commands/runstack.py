@@ -1,0 +1,51 @@
+"""`manage.py runstack`: Redis, a Celery worker with the engine, and Daphne, until Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from types import FrameType
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from studio.stack import StackError, new_stack, wait_worker_ready
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+class Command(BaseCommand):
+    help = "Start Redis, one engine worker and Daphne; print the studio's URL."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--redis-port", type=int, default=6379)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        # Stop cleanly on SIGTERM and on SIGINT, even when started with SIGINT ignored (`&`).
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, _interrupt)
+        stack = new_stack(settings.DATA_HOME / "run")
+        try:
+            stack.start_redis(options["redis_port"])
+            self.stdout.write("starting the engine worker (about a minute on a CPU)…")
+            worker = stack.start_worker()
+            stack.start_daphne(options["port"])
+            wait_worker_ready(worker)
+            self.stdout.write(self.style.SUCCESS(f"Macaron studio: {stack.url}/"))
+            self.stdout.write(f"logs: {stack.run_dir}; Ctrl-C stops everything")
+            while True:
+                for service in stack.services:
+                    service.check_alive()
+                time.sleep(1)
+        except KeyboardInterrupt:
+            self.stdout.write("stopping…")
+        except StackError as exc:
+            self.stderr.write(str(exc))
+            raise SystemExit(1) from None
+        finally:
+            stack.stop()

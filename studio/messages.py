@@ -1,0 +1,106 @@
+"""Every WebSocket and channel-layer message type, in one place.
+
+Channel-layer types map to consumer handlers by Channels' rule: "generation.delta" is handled
+by `generation_delta`. Client messages are validated here into typed requests.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs
+
+# Client -> server, over the WebSocket.
+GENERATE = "generate"
+RESYNC = "resync"
+
+# Server -> client, over the WebSocket; the first three also travel on the channel layer.
+GENERATION_ACCEPTED = "generation.accepted"
+GENERATION_DELTA = "generation.delta"
+GENERATION_DONE = "generation.done"
+GENERATION_SNAPSHOT = "generation.snapshot"
+ERROR = "error"
+
+CHANNEL_LAYER_TYPES = (GENERATION_DELTA, GENERATION_DONE)
+
+
+def project_group(project_id: uuid.UUID | str) -> str:
+    return f"project.{project_id}"
+
+
+class BadMessage(ValueError):
+    """A client message that cannot be taken; `code` is stable, the text is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class GenerateRequest:
+    prompt: str
+    expert: str
+    project: uuid.UUID | None
+
+
+@dataclass(frozen=True)
+class ResyncRequest:
+    generation: uuid.UUID
+
+
+def project_from_query(query_string: bytes) -> uuid.UUID | None:
+    values = parse_qs(query_string.decode("latin-1")).get("project", [])
+    try:
+        return uuid.UUID(values[0]) if values else None
+    except ValueError:
+        return None
+
+
+def error(code: str, message: str) -> dict[str, str]:
+    return {"type": ERROR, "code": code, "message": message}
+
+
+def decode(text: str | None, *, max_bytes: int) -> GenerateRequest | ResyncRequest:
+    """Parse one client frame; raise BadMessage with a clear reason for anything else."""
+    if text is None:
+        raise BadMessage("bad_message", "Only text frames holding JSON are accepted.")
+    if len(text.encode()) > max_bytes:
+        raise BadMessage("message_too_large", f"Messages are limited to {max_bytes} bytes.")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise BadMessage("bad_message", "The message is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise BadMessage("bad_message", "The message must be a JSON object.")
+    kind = data.get("type")
+    if kind == GENERATE:
+        return GenerateRequest(
+            prompt=_string(data, "prompt"),
+            expert=_string(data, "expert", default="ui"),
+            project=_optional_uuid(data, "project"),
+        )
+    if kind == RESYNC:
+        generation = _optional_uuid(data, "generation")
+        if generation is None:
+            raise BadMessage("bad_message", "'generation' is required.")
+        return ResyncRequest(generation)
+    raise BadMessage("unknown_type", f"Unknown message type {str(kind)[:40]!r}.")
+
+
+def _string(data: dict[str, Any], key: str, default: str | None = None) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str):
+        raise BadMessage("bad_message", f"'{key}' must be a string.")
+    return value
+
+
+def _optional_uuid(data: dict[str, Any], key: str) -> uuid.UUID | None:
+    value = data.get(key)
+    if value in (None, ""):
+        return None
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise BadMessage("bad_message", f"'{key}' is not a valid id.") from None

@@ -1,0 +1,67 @@
+"""Projects and their generations (turns). A generation row holds the final text and timings."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db import models
+
+
+class Project(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"project {self.id}"
+
+
+class Generation(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey(Project, related_name="generations", on_delete=models.CASCADE)
+    prompt = models.TextField()
+    expert = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    # The text so far while running (updated with every batch), the final text once done.
+    text = models.TextField(blank=True, default="")
+    seq = models.PositiveIntegerField(default=0)
+    spec = models.JSONField(null=True, blank=True)  # the repaired UI4A spec (ui expert only)
+    problems = models.JSONField(default=list, blank=True)
+    error = models.TextField(blank=True, default="")
+    finish_reason = models.CharField(max_length=16, blank=True, default="")
+    tokens = models.PositiveIntegerField(default=0)
+    queued_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    first_token_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["queued_at"]
+
+    def __str__(self) -> str:
+        return f"generation {self.id} ({self.expert}, {self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    def timings(self) -> dict[str, Any]:
+        """Queue wait, time to first token and decode speed, in seconds and tokens/s."""
+
+        def seconds(start: Any, end: Any) -> float | None:
+            return round((end - start).total_seconds(), 3) if start and end else None
+
+        decode = seconds(self.first_token_at, self.finished_at)
+        return {
+            "queue_wait_s": seconds(self.queued_at, self.started_at),
+            "time_to_first_token_s": seconds(self.started_at, self.first_token_at),
+            "total_s": seconds(self.queued_at, self.finished_at),
+            "tokens": self.tokens,
+            "tokens_per_s": round((self.tokens - 1) / decode, 2) if decode else None,
+        }

@@ -1,0 +1,35 @@
+"""The studio page's Content-Security-Policy.
+
+The preview is a srcdoc frame, and srcdoc documents inherit their parent's policy on top of
+their own; so the studio allows exactly the view's inline runtime by hash, and nothing else
+inline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+from ui4a import assets
+
+
+def studio_policy() -> str:
+    scripts = " ".join(assets.csp_hash(s) for s in (assets.idiomorph_js(), assets.runtime_js()))
+    style = assets.csp_hash(assets.view_css())
+    return (
+        f"default-src 'self'; script-src 'self' {scripts}; style-src 'self' {style}; "
+        "img-src 'self' https: data:; connect-src 'self'; frame-src 'self'; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+
+
+class ContentSecurityPolicyMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.get("Content-Type", "").startswith("text/html"):
+            response.setdefault("Content-Security-Policy", studio_policy())
+        return response

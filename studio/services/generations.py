@@ -1,0 +1,81 @@
+"""Creating generations and reading them back; the engine run itself lives in `streaming`."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from inference.experts import EXPERTS
+from studio.models import Generation, Project
+from studio.services.errors import InvalidRequest
+from studio.services.views import view_payload
+
+log = logging.getLogger(__name__)
+
+
+def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Generation:
+    """Store a queued generation and enqueue its run once the row is committed."""
+    prompt = prompt.strip()
+    if not prompt:
+        raise InvalidRequest("empty_prompt", "Describe the interface you want first.")
+    limit = settings.MACARON_PROMPT_MAX_CHARS
+    if len(prompt) > limit:
+        raise InvalidRequest(
+            "prompt_too_long", f"The prompt has {len(prompt)} characters; the limit is {limit}."
+        )
+    if expert not in EXPERTS:
+        names = ", ".join(sorted(EXPERTS))
+        raise InvalidRequest("unknown_expert", f"Unknown expert {expert[:40]!r}; use one of {names}.")
+    with transaction.atomic():
+        project = Project.objects.filter(pk=project_id).first() if project_id else None
+        if project is None:
+            raise InvalidRequest("unknown_project", "That project does not exist.")
+        generation = Generation.objects.create(project=project, prompt=prompt, expert=expert)
+        transaction.on_commit(lambda: _enqueue(generation))
+    return generation
+
+
+def _enqueue(generation: Generation) -> None:
+    from studio.services.streaming import generation_fail
+    from studio.tasks import run_generation
+
+    try:
+        run_generation.delay(str(generation.id))
+    except Exception:
+        log.exception("could not enqueue generation %s", generation.id)
+        generation_fail(
+            generation_id=generation.id,
+            error="The engine queue is unreachable; try again in a moment.",
+        )
+
+
+def generation_snapshot(*, generation_id: uuid.UUID) -> dict[str, Any]:
+    """Everything a client needs to (re)draw a generation, whatever it has missed."""
+    generation = Generation.objects.filter(pk=generation_id).first()
+    if generation is None:
+        raise InvalidRequest("unknown_generation", "That generation does not exist.")
+    return generation_payload(generation)
+
+
+def generation_payload(generation: Generation) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "generation": str(generation.id),
+        "project": str(generation.project_id),
+        "prompt": generation.prompt,
+        "expert": generation.expert,
+        "status": generation.status,
+        "seq": generation.seq,
+        "text": generation.text,
+        "error": generation.error,
+        "finish_reason": generation.finish_reason,
+        "problems": generation.problems,
+        "timings": generation.timings(),
+    }
+    if generation.expert == "ui":
+        spec = generation.spec if generation.finished else None
+        payload.update(view_payload(generation.text, final_spec=spec))
+    return payload

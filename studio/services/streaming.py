@@ -1,0 +1,142 @@
+"""Runs one stored generation on the engine and streams it to the project's group in batches.
+
+Batches go out at most every `MACARON_BATCH_SECONDS` (the first one at once, for a fast first
+render), each with a sequence number. Every batch also writes the text so far to the row, so a
+client that sees a gap can fetch the whole text; the final text always ends up on the row.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from inference import hosting
+from inference.prompts import request_for
+from inference.protocol import Delta, Engine
+from studio import messages
+from studio.models import Generation
+from studio.services.broadcast import group_send
+from studio.services.views import finalize_view, view_payload
+
+log = logging.getLogger(__name__)
+
+
+class _Batcher:
+    """Collects deltas and publishes them as numbered batches."""
+
+    def __init__(self, generation: Generation, interval: float) -> None:
+        self.generation = generation
+        self.group = messages.project_group(generation.project_id)
+        self.interval = interval
+        self.text = ""
+        self.pending = ""
+        self.tokens = 0
+        self.seq = 0
+        self.last_flush = 0.0
+        self.first_token_at: Any = None
+
+    def add(self, delta: Delta) -> None:
+        self.text += delta.text
+        self.pending += delta.text
+        self.tokens = delta.tokens
+        if self.first_token_at is None and delta.tokens:
+            self.first_token_at = timezone.now()
+            Generation.objects.filter(pk=self.generation.pk).update(
+                first_token_at=self.first_token_at
+            )
+            self.flush()
+        elif time.monotonic() - self.last_flush >= self.interval:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        self.seq += 1
+        Generation.objects.filter(pk=self.generation.pk).update(
+            text=self.text, seq=self.seq, tokens=self.tokens
+        )
+        message: dict[str, Any] = {
+            "type": messages.GENERATION_DELTA,
+            "generation": str(self.generation.pk),
+            "seq": self.seq,
+            "delta": self.pending,
+            "tokens": self.tokens,
+        }
+        if self.generation.expert == "ui":
+            message.update(view_payload(self.text))
+        group_send(self.group, message)
+        self.pending = ""
+        self.last_flush = time.monotonic()
+
+
+def generation_run(*, generation_id: uuid.UUID | str, engine: Engine | None = None) -> None:
+    """Run a queued generation to the end; a generation runs at most once."""
+    claimed = Generation.objects.filter(pk=generation_id, status=Generation.Status.QUEUED).update(
+        status=Generation.Status.RUNNING, started_at=timezone.now()
+    )
+    if not claimed:
+        log.warning("generation %s is not queued; not running it again", generation_id)
+        return
+    generation = Generation.objects.get(pk=generation_id)
+    engine = engine or hosting.current_engine()
+    batcher = _Batcher(generation, settings.MACARON_BATCH_SECONDS)
+    finish_reason = ""
+    try:
+        request = request_for(
+            request_id=str(generation.pk),
+            expert=generation.expert,
+            prompt=generation.prompt,
+            max_tokens=_max_tokens(generation.expert),
+        )
+        for delta in engine.stream(request):
+            batcher.add(delta)
+            finish_reason = delta.finish_reason or finish_reason
+        batcher.flush()
+    except Exception as exc:
+        log.exception("generation %s failed", generation_id)
+        batcher.flush()
+        _finish(generation, batcher, finish_reason="error", error=f"The engine failed: {exc}")
+        return
+    _finish(generation, batcher, finish_reason=finish_reason or "stop", error="")
+
+
+def generation_fail(*, generation_id: uuid.UUID | str, error: str) -> None:
+    """Mark a generation that never reached the engine as failed, and tell its watchers."""
+    generation = Generation.objects.get(pk=generation_id)
+    _finish(generation, _Batcher(generation, 0), finish_reason="error", error=error)
+
+
+def _max_tokens(expert: str) -> int:
+    if expert == "ui":
+        return int(settings.MACARON_UI_MAX_TOKENS)
+    return int(settings.MACARON_TEXT_MAX_TOKENS)
+
+
+def _finish(generation: Generation, batcher: _Batcher, *, finish_reason: str, error: str) -> None:
+    generation.text = batcher.text
+    generation.seq = batcher.seq
+    generation.tokens = batcher.tokens
+    generation.first_token_at = batcher.first_token_at
+    generation.finish_reason = finish_reason
+    generation.finished_at = timezone.now()
+    generation.status = Generation.Status.FAILED if error else Generation.Status.DONE
+    generation.error = error
+    if generation.expert == "ui" and not error:
+        final = finalize_view(batcher.text, finish_reason=finish_reason)
+        generation.spec = final.spec
+        generation.problems = final.problems
+        generation.error = final.error
+        if final.spec is None:
+            generation.status = Generation.Status.FAILED
+    generation.save()
+    from studio.services.generations import generation_payload
+
+    group_send(
+        messages.project_group(generation.project_id),
+        {"type": messages.GENERATION_DONE, **generation_payload(generation)},
+    )

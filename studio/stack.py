@@ -1,0 +1,162 @@
+"""Starts and stops the whole local stack: Redis, a Celery worker hosting the engine, Daphne.
+
+`manage.py runstack` uses it for `make run`, and the test suite uses it for its real-stack tests,
+so both start the product the same way. Each process gets its own log file under the run folder.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from inference.paths import REPO_ROOT
+
+
+class StackError(RuntimeError):
+    """A service did not come up; the message names its log file."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def port_open(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex((host, port)) == 0
+
+
+@dataclass
+class Service:
+    name: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    ready_file: Path | None = None  # workers touch it once their engine is up
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except FileNotFoundError:
+            return ""
+
+    def check_alive(self) -> None:
+        if self.process.poll() is not None:
+            raise StackError(
+                f"{self.name} exited with {self.process.returncode}; see {self.log_path}:\n"
+                + self.log_tail()
+            )
+
+    def stop(self, timeout: float = 60) -> int | None:
+        """SIGTERM, wait, then SIGKILL the whole process group; returns the exit code."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        return self.process.returncode
+
+
+@dataclass
+class Stack:
+    run_dir: Path
+    env: dict[str, str]
+    services: list[Service] = field(default_factory=list)
+    http_port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    def _spawn(self, name: str, argv: list[str]) -> Service:
+        log_path = self.run_dir / f"{name}.log"
+        log = log_path.open("ab")
+        process = subprocess.Popen(
+            argv, cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+        service = Service(name, process, log_path)
+        self.services.append(service)
+        return service
+
+    def start_redis(self, port: int) -> Service | None:
+        """Start a private Redis on loopback, or reuse one already listening there."""
+        self.env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+        if port_open(port):
+            return None
+        service = self._spawn("redis", [
+            "redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+            "--appendonly", "no", "--dir", str(self.run_dir),
+        ])
+        _wait(lambda: port_open(port), service, timeout=20)
+        return service
+
+    def start_worker(self, name: str = "worker", concurrency: int = 4) -> Service:
+        ready = self.run_dir / f"{name}.ready"
+        ready.unlink(missing_ok=True)
+        env_queue = self.env.get("MACARON_PROFILE", "macaron-tiny")
+        service = self._spawn(name, [
+            sys.executable, "-m", "celery", "-A", "studio.celery", "worker", "-P", "threads",
+            "-c", str(concurrency), "-Q", env_queue, "-n", f"{name}@%h", "--without-gossip",
+            "--without-mingle", "--loglevel", "INFO",
+        ])
+        service.ready_file = ready
+        return service
+
+    def start_daphne(self, port: int) -> Service:
+        self.http_port = port
+        service = self._spawn("daphne", [
+            sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            "studio.asgi:application",
+        ])
+        _wait(lambda: _http_ok(f"{self.url}/healthz"), service, timeout=60)
+        return service
+
+    def stop(self) -> None:
+        for service in reversed(self.services):
+            service.stop()
+        self.services.clear()
+
+
+def _http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+def _wait(ready: Callable[[], bool], service: Service, *, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        service.check_alive()
+        if ready():
+            return
+        time.sleep(0.2)
+    raise StackError(f"{service.name} not ready after {timeout:.0f} s; see {service.log_path}")
+
+
+def wait_worker_ready(service: Service, *, timeout: float = 300) -> None:
+    assert service.ready_file is not None, f"{service.name} is not a worker"
+    _wait(service.ready_file.exists, service, timeout=timeout)
+
+
+def new_stack(run_dir: Path, extra_env: Mapping[str, str] | None = None) -> Stack:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
+    env["PYTHONUNBUFFERED"] = "1"
+    env["MACARON_RUN_DIR"] = str(run_dir)
+    env.update(extra_env or {})
+    return Stack(run_dir=run_dir, env=env)

@@ -1,0 +1,93 @@
+"""Shared fixtures for the ui4a tests: the sign-up example spec, an HTML scanner, and a real
+Chromium (Debian's, driven by Playwright) for the tests marked `browser`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture
+def signup_text() -> str:
+    """The sign-up spec as the model would stream it: compact, no whitespace."""
+    return json.dumps(json.loads((HERE / "signup.json").read_text()), separators=(",", ":"))
+
+
+@pytest.fixture
+def signup(signup_text: str) -> dict[str, Any]:
+    spec: dict[str, Any] = json.loads(signup_text)
+    return spec
+
+
+class Scan(HTMLParser):
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+    def names(self) -> list[str]:
+        return [tag for tag, _ in self.tags]
+
+    def attr_names(self) -> set[str]:
+        return {name for _, attrs in self.tags for name in attrs}
+
+
+@pytest.fixture
+def scan() -> type[Scan]:
+    """Scan(html) lists the elements and attributes a rendered view really contains."""
+    return Scan
+
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One Chromium for the whole session; each test gets a fresh context."""
+    from playwright.sync_api import sync_playwright  # only browser tests need it
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def errors(page: Page) -> list[str]:
+    """Console errors and uncaught exceptions; a CSP violation shows up here too."""
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: seen.append(str(e)))
+    return seen

@@ -1,0 +1,52 @@
+"""The component catalog: every component is a complete folder of its own (a meta-test)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ui4a import render_body, repair, validate
+from ui4a.registry import COMPONENTS_DIR, REQUIRED_FILES, component_dirs, components, example_path
+
+
+def test_it_finds_the_components() -> None:
+    assert {
+        "page",
+        "stack",
+        "row",
+        "card",
+        "heading",
+        "text",
+        "input",
+        "checkbox",
+        "button",
+    } <= set(components())
+
+
+def test_it_has_no_half_made_component_folders() -> None:
+    folders = {p.name for p in COMPONENTS_DIR.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == {p.name for p in component_dirs()}
+
+
+@pytest.mark.parametrize("name", sorted(components()))
+def test_it_has_a_schema_template_and_example(name: str) -> None:
+    for required in REQUIRED_FILES:
+        assert (COMPONENTS_DIR / name / required).is_file(), f"{name} lacks {required}"
+    assert components()[name].doc
+
+
+@pytest.mark.parametrize("name", sorted(components()))
+def test_it_has_an_example_that_is_valid_and_uses_it(name: str) -> None:
+    example = json.loads(example_path(components()[name]).read_text())
+    assert validate(example) == []
+    assert repair(example).problems == []
+    assert f'class="u4-{name}' in render_body(example) or name in {"checkbox", "input"}
+    used = {n["t"] for n in _nodes(example["root"])}
+    assert name in used
+
+
+def _nodes(node: dict[str, object]) -> list[dict[str, object]]:
+    kids = node.get("c")
+    below = [n for kid in kids for n in _nodes(kid)] if isinstance(kids, list) else []
+    return [node, *below]

@@ -1,0 +1,111 @@
+"""The JSON Schema the model decodes under: it accepts our specs and is bounded everywhere."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]  # no stubs pinned in dev deps
+import pytest
+
+from ui4a import json_schema
+from ui4a.registry import components, example_path
+
+ALLOWED_KEYWORDS = {
+    "type", "properties", "required", "additionalProperties", "anyOf", "$ref", "$defs", "enum",
+    "const", "minItems", "maxItems", "minLength", "maxLength", "maxProperties", "items",
+}  # fmt: skip
+
+
+def subschemas(schema: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(schema, dict):
+        yield schema
+        for key, value in schema.items():
+            if key in ("properties", "$defs"):
+                for sub in value.values():
+                    yield from subschemas(sub)
+            elif key != "enum" and key != "const":
+                yield from subschemas(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from subschemas(item)
+
+
+def test_it_accepts_the_example(signup: dict[str, Any]) -> None:
+    jsonschema.validate(signup, json_schema())
+
+
+@pytest.mark.parametrize("name", sorted(components()))
+def test_it_accepts_every_component_example(name: str) -> None:
+    example = json.loads(example_path(components()[name]).read_text())
+    jsonschema.validate(example, json_schema())
+
+
+def test_it_rejects_what_it_should(signup: dict[str, Any]) -> None:
+    schema = json_schema()
+    bad = [
+        {"root": {"t": "card"}},
+        {"root": {"t": "page", "c": [{"t": "marquee"}]}},
+        {"root": {"t": "page", "c": [{"t": "text", "text": "x", "extra": 1}]}},
+        {"root": {"t": "page", "c": [{"t": "text", "text": "x"}] * 9}},
+        {"root": {"t": "page"}, "state": {f"k{i}": 1 for i in range(13)}},
+    ]
+    for spec in bad:
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(spec, schema)
+
+
+def test_it_bounds_nesting_like_validation_does() -> None:
+    node: dict[str, Any] = {"t": "text", "text": "x"}
+    for _ in range(3):
+        node = {"t": "card", "c": [node]}
+    jsonschema.validate({"root": {"t": "page", "c": [node]}}, json_schema())
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(
+            {"root": {"t": "page", "c": [{"t": "row", "c": [node]}]}}, json_schema()
+        )
+
+
+def test_it_is_bounded_everywhere() -> None:
+    schema = json_schema()
+    for sub in subschemas(schema):
+        assert set(sub) - {"description"} <= ALLOWED_KEYWORDS | set(sub.get("properties", {}))
+        if sub.get("type") == "string":
+            assert "maxLength" in sub
+        if sub.get("type") == "array":
+            assert "maxItems" in sub
+        if sub.get("type") == "object":
+            assert sub.get("additionalProperties") is False or "maxProperties" in sub
+
+
+def test_it_has_no_recursion() -> None:
+    defs = json_schema()["$defs"]
+
+    def refs(schema: Any) -> set[str]:
+        return {s["$ref"].rsplit("/", 1)[1] for s in subschemas(schema) if "$ref" in s}
+
+    def depth(name: str, seen: tuple[str, ...]) -> int:
+        assert name not in seen, f"recursive $ref through {seen}"
+        return 1 + max((depth(r, (*seen, name)) for r in refs(defs[name])), default=0)
+
+    assert depth("page", ()) < 12
+
+
+def test_it_puts_the_type_first_and_children_last() -> None:
+    for name, sub in json_schema()["$defs"].items():
+        props = list(sub.get("properties", {}))
+        if "t" in props:
+            assert props[0] == "t", name
+        if "c" in props:
+            assert props[-1] == "c", name
+
+
+def test_it_stays_small() -> None:
+    assert len(json.dumps(json_schema(), separators=(",", ":"))) < 8000
+
+
+def test_it_compiles_with_xgrammar() -> None:
+    xgrammar = pytest.importorskip("xgrammar")
+    grammar = xgrammar.Grammar.from_json_schema(json.dumps(json_schema()))
+    assert "root" in str(grammar)

@@ -1,0 +1,28 @@
+"""ui4a: the UI4A spec format: JSON Schema, partial parsing, validation, repair and rendering.
+
+Plain Python with no Django in it. A spec is `{"title", "root": page node, "state"}`; nodes are
+`{"t": component, ...fields, "c": [children]}`. See the component folders for the catalog.
+"""
+
+from ui4a.limits import DEFAULT_LIMITS, Limits, SpecTooLarge
+from ui4a.parse import parse_partial
+from ui4a.problems import Problem, ProblemCode
+from ui4a.render import render_body, render_document
+from ui4a.repair import Repaired, repair
+from ui4a.schema import json_schema
+from ui4a.validate import validate
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "Limits",
+    "Problem",
+    "ProblemCode",
+    "Repaired",
+    "SpecTooLarge",
+    "json_schema",
+    "parse_partial",
+    "render_body",
+    "render_document",
+    "repair",
+    "validate",
+]

@@ -1,0 +1,73 @@
+"""The browser assets a view document inlines (runtime, idiomorph, stylesheet) and their CSP hashes.
+
+idiomorph is read from the project's npm install (never copied into the repository); the root
+of node_modules can be moved with MACARON_NODE_MODULES.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+STATIC_DIR = PROJECT_ROOT / "static" / "ui4a"
+RUNTIME_JS = STATIC_DIR / "runtime.js"
+VIEW_CSS = STATIC_DIR / "view.css"
+
+_cache: dict[Path, tuple[int, str]] = {}
+
+
+def node_modules() -> Path:
+    return Path(os.environ.get("MACARON_NODE_MODULES") or PROJECT_ROOT / "node_modules")
+
+
+def idiomorph_path() -> Path:
+    return node_modules() / "idiomorph" / "dist" / "idiomorph.js"
+
+
+def _read(path: Path, closing_tag: str) -> str:
+    """The file's text, re-read only when it changes (so a dev server sees edits)."""
+    try:
+        mtime = path.stat().st_mtime_ns
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{path} is missing; run `npm ci` at the project root (or set MACARON_NODE_MODULES)"
+        ) from None
+    cached = _cache.get(path)
+    if cached is None or cached[0] != mtime:
+        text = path.read_text(encoding="utf-8")
+        # Inlined as is (so its hash matches); a closing tag inside would end the element early.
+        if closing_tag in text.lower():
+            raise ValueError(f"{path} contains {closing_tag!r} and cannot be inlined")
+        cached = _cache[path] = (mtime, text)
+    return cached[1]
+
+
+def idiomorph_js() -> str:
+    return _read(idiomorph_path(), "</script")
+
+
+def runtime_js() -> str:
+    return _read(RUNTIME_JS, "</script")
+
+
+def view_css() -> str:
+    return _read(VIEW_CSS, "</style")
+
+
+def csp_hash(text: str) -> str:
+    """A CSP source expression allowing exactly this inline script or style."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def content_security_policy(scripts: list[str], styles: list[str]) -> str:
+    script_src = " ".join(csp_hash(s) for s in scripts)
+    style_src = " ".join(csp_hash(s) for s in styles)
+    # frame-ancestors is ignored in a <meta> policy; embeds send it as a header instead.
+    return (
+        f"default-src 'none'; script-src {script_src}; style-src {style_src}; "
+        "img-src https: data:; connect-src 'none'; form-action 'none'; base-uri 'none'"
+    )

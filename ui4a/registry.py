@@ -1,0 +1,50 @@
+"""The component catalog: one folder per component under `components/`, found by walking them.
+
+Adding a component means adding a folder with `schema.py` (defining `COMPONENT`),
+`template.html.j2` and `example.json`; nothing else needs to change.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from pathlib import Path
+
+from ui4a.catalog import Component
+
+COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
+REQUIRED_FILES = ("schema.py", "template.html.j2", "example.json")
+
+
+def component_dirs() -> list[Path]:
+    """Every folder under `components/` that looks like a component (has a schema.py)."""
+    return sorted(p for p in COMPONENTS_DIR.iterdir() if p.is_dir() and (p / "schema.py").exists())
+
+
+@cache
+def components() -> dict[str, Component]:
+    """All registered components by name, in a stable (alphabetical) order."""
+    found: dict[str, Component] = {}
+    for folder in component_dirs():
+        module = importlib.import_module(f"ui4a.components.{folder.name}.schema")
+        component = getattr(module, "COMPONENT", None)
+        if not isinstance(component, Component):
+            raise TypeError(f"{folder}/schema.py must define COMPONENT = Component(...)")
+        if component.name != folder.name:
+            raise ValueError(f"{folder}/schema.py names its component {component.name!r}")
+        found[component.name] = component
+    return found
+
+
+def get(name: object) -> Component | None:
+    """The component called `name`, or None when `name` is not a registered component."""
+    return components().get(name) if isinstance(name, str) else None
+
+
+def template_name(component: Component) -> str:
+    """The Jinja template path of a component, relative to `components/`."""
+    return f"{component.name}/template.html.j2"
+
+
+def example_path(component: Component) -> Path:
+    return COMPONENTS_DIR / component.name / "example.json"
