@@ -56,34 +56,6 @@ def scan() -> type[Scan]:
     return Scan
 
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """One Chromium for the whole session; each test gets a fresh context."""
-    from playwright.sync_api import sync_playwright  # only browser tests need it
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 900, "height": 700})
-    yield context.new_page()
-    context.close()
-
-
 @pytest.fixture
 def errors(page: Page) -> list[str]:
     """Console errors and uncaught exceptions; a CSP violation shows up here too."""

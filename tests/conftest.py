@@ -1,0 +1,82 @@
+"""Fixtures shared by every test: a private Redis, the real stack, and one Debian Chromium.
+
+Real-stack tests start Redis, a Celery worker hosting the vLLM engine with the default model,
+and Daphne, once per session, on free loopback ports and a throwaway database.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from studio.stack import Stack, free_port, new_stack, wait_worker_ready
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("MACARON_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One Chromium for the whole session; each test gets a fresh context."""
+    from playwright.sync_api import sync_playwright  # only browser tests need it
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def redis_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """A private Redis server on a free loopback port."""
+    stack = new_stack(tmp_path_factory.mktemp("redis"))
+    stack.start_redis(free_port())
+    yield stack
+    stack.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_stack: Stack) -> str:
+    return redis_stack.env["REDIS_URL"]
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """Redis, one engine worker and Daphne, against a throwaway SQLite database."""
+    run_dir = tmp_path_factory.mktemp("stack")
+    live = new_stack(run_dir, {"DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}"})
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=REPO, env=live.env, check=True,
+    )
+    try:
+        live.start_redis(free_port())
+        worker = live.start_worker()
+        live.start_daphne(free_port())
+        wait_worker_ready(worker)
+        yield live
+    finally:
+        live.stop()

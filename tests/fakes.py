@@ -1,0 +1,49 @@
+"""A scripted fake engine for fast unit tests. It is a fake: never a default, never in the stack."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+from inference.protocol import Delta, GenerationRequest
+
+
+class ScriptedFakeEngine:
+    """Replays a fixed text in fixed-size chunks, optionally pausing or failing part-way."""
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        chunk: int = 7,
+        delay: float = 0.0,
+        finish_reason: str = "stop",
+        fail_after: int | None = None,
+    ) -> None:
+        self.text = text
+        self.chunk = chunk
+        self.delay = delay
+        self.finish_reason = finish_reason
+        self.fail_after = fail_after
+        self.requests: list[GenerationRequest] = []
+        self.aborted: list[str] = []
+        self.lock = threading.Lock()
+
+    def stream(self, request: GenerationRequest) -> Iterator[Delta]:
+        with self.lock:
+            self.requests.append(request)
+        pieces = [self.text[i : i + self.chunk] for i in range(0, len(self.text), self.chunk)]
+        for index, piece in enumerate(pieces, start=1):
+            if self.fail_after is not None and index > self.fail_after:
+                raise RuntimeError("scripted engine failure")
+            if self.delay:
+                time.sleep(self.delay)
+            last = index == len(pieces)
+            yield Delta(piece, index, self.finish_reason if last else None)
+
+    def abort(self, request_id: str) -> None:
+        self.aborted.append(request_id)
+
+    def shutdown(self) -> None:
+        pass

@@ -1,0 +1,94 @@
+"""The real stack: Redis, a Celery worker hosting vLLM with the default model, and Daphne."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+
+import psutil
+import pytest
+
+import ui4a
+from studio.stack import Stack, new_stack, wait_worker_ready
+from tests.stack.conftest import StudioClient
+
+pytestmark = pytest.mark.stack
+
+
+def test_it_generates_a_valid_ui_spec_under_the_schema(studio_client: StudioClient) -> None:
+    studio_client.send({"type": "generate", "prompt": "a login form with email and password"})
+    accepted = studio_client.receive()
+    assert accepted["type"] == "generation.accepted"
+    frames = studio_client.until_done(accepted["generation"])
+
+    deltas = [f for f in frames if f["type"] == "generation.delta"]
+    done = frames[-1]
+    assert done["status"] == "done", done
+    assert [f["seq"] for f in deltas] == list(range(1, len(deltas) + 1))
+    assert len(deltas) < done["timings"]["tokens"]  # batched
+    assert "".join(f["delta"] for f in deltas) == done["text"]
+    json.loads(done["text"])  # constrained decoding: the raw text always parses
+    assert done["finish_reason"] == "stop"
+    assert ui4a.validate(ui4a.repair(json.loads(done["text"])).spec) == []
+    timings = done["timings"]
+    assert timings["tokens"] > 10
+    assert timings["tokens_per_s"] > 0
+    assert timings["queue_wait_s"] >= 0
+    assert timings["time_to_first_token_s"] > 0
+
+
+def test_the_final_result_can_be_fetched_over_http(stack: Stack, studio_client: StudioClient) -> None:
+    studio_client.send({"type": "generate", "prompt": "Say hi", "expert": "chat"})
+    accepted = studio_client.receive()
+    done = studio_client.until_done(accepted["generation"])[-1]
+    with urllib.request.urlopen(f"{stack.url}/api/generations/{accepted['generation']}") as r:
+        stored = json.load(r)
+    assert stored["text"] == done["text"]
+    assert stored["status"] == "done"
+    assert stored["timings"]["tokens"] == done["timings"]["tokens"]
+
+
+def test_concurrent_tasks_share_one_engine_and_run_together(studio_client: StudioClient) -> None:
+    prompts = [
+        ("a login form", "ui"),
+        ("a settings page", "ui"),
+        ("What is a LoRA adapter?", "chat"),
+        ("Write a function that adds two numbers", "coding"),
+    ]
+    ids = []
+    for prompt, expert in prompts:
+        studio_client.send({"type": "generate", "prompt": prompt, "expert": expert})
+        ids.append(studio_client.receive()["generation"])
+    finals: dict[str, dict] = {}
+    deadline = time.monotonic() + 300
+    while len(finals) < len(ids) and time.monotonic() < deadline:
+        frame = studio_client.receive()
+        if frame["type"] == "generation.done":
+            finals[frame["generation"]] = frame
+    assert set(finals) == set(ids)
+    assert all(f["status"] == "done" for f in finals.values())
+    # Every request was already decoding before any finished: one engine batched them.
+    first_token = [f["timings"]["queue_wait_s"] + f["timings"]["time_to_first_token_s"]
+                   for f in finals.values()]
+    totals = [f["timings"]["total_s"] for f in finals.values()]
+    assert max(first_token) < min(totals)
+
+
+def test_sigterm_stops_the_worker_and_its_engine_process(
+    stack: Stack, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    run_dir = tmp_path_factory.mktemp("second-worker")
+    extra = {k: stack.env[k] for k in ("DATABASE_URL", "REDIS_URL")}
+    second = new_stack(run_dir, {**extra, "MACARON_PROFILE": "sigterm-test"})
+    worker = second.start_worker(name="sigterm", concurrency=1)
+    try:
+        wait_worker_ready(worker)
+        children = psutil.Process(worker.process.pid).children(recursive=True)
+        assert any("EngineCore" in " ".join(c.cmdline()) or "VLLM" in c.name() for c in children)
+        worker.process.terminate()  # SIGTERM to the worker alone, as a supervisor sends it
+        worker.process.wait(timeout=120)
+        gone, alive = psutil.wait_procs(children, timeout=30)
+        assert alive == [], [p.pid for p in alive]
+    finally:
+        second.stop()

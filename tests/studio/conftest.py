@@ -1,0 +1,34 @@
+"""Studio test fixtures: the real Redis channel layer, and specs the fake engine replays."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.layers import channel_layers
+
+from inference.prompts import UI_EXAMPLE_PATH
+
+
+@pytest.fixture
+def real_channel_layer(settings: Any, redis_url: str) -> Iterator[None]:
+    """Point Channels at the private Redis server (a real layer, not the in-memory one)."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url]},
+        }
+    }
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.fixture
+def spec_text() -> str:
+    """A compact, valid spec, as the ui expert streams it."""
+    spec = json.loads(Path(UI_EXAMPLE_PATH).read_text())
+    return json.dumps(spec, separators=(",", ":"))

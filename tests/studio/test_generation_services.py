@@ -1,0 +1,150 @@
+"""Generation services: creating, running on an engine, batching, storing results and failures."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from studio.models import Generation, Project
+from studio.services.errors import InvalidRequest
+from studio.services.generations import generation_create, generation_snapshot
+from studio.services.streaming import generation_run
+from tests.fakes import ScriptedFakeEngine
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("real_channel_layer")]
+
+
+@pytest.fixture
+def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records enqueued task ids instead of sending them to a broker nobody consumes here."""
+    sent: list[str] = []
+    from studio import tasks
+
+    monkeypatch.setattr(tasks.run_generation, "delay", lambda gid: sent.append(gid))
+    return sent
+
+
+def create(prompt: str = "a login form", expert: str = "ui") -> Generation:
+    return generation_create(prompt=prompt, expert=expert, project_id=Project.objects.create().id)
+
+
+def test_it_stores_a_queued_generation_and_enqueues_it_after_commit(enqueued: list[str]) -> None:
+    generation = create("  a login form  ")
+    assert generation.status == Generation.Status.QUEUED
+    assert generation.prompt == "a login form"
+    assert enqueued == [str(generation.id)]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expert", "code"),
+    [
+        ("", "ui", "empty_prompt"),
+        ("   \n ", "ui", "empty_prompt"),
+        ("x" * 2001, "ui", "prompt_too_long"),
+        ("a form", "wizard", "unknown_expert"),
+    ],
+)
+def test_it_refuses_bad_requests_and_stores_nothing(
+    enqueued: list[str], prompt: str, expert: str, code: str
+) -> None:
+    with pytest.raises(InvalidRequest) as raised:
+        create(prompt, expert)
+    assert raised.value.code == code
+    assert Generation.objects.count() == 0
+    assert enqueued == []
+
+
+def test_it_refuses_an_unknown_project(enqueued: list[str]) -> None:
+    import uuid
+
+    with pytest.raises(InvalidRequest) as raised:
+        generation_create(prompt="a form", expert="ui", project_id=uuid.uuid4())
+    assert raised.value.code == "unknown_project"
+
+
+def test_it_runs_a_ui_generation_and_stores_text_spec_and_timings(
+    enqueued: list[str], spec_text: str
+) -> None:
+    generation = create()
+    engine = ScriptedFakeEngine(spec_text, chunk=9)
+    generation_run(generation_id=generation.id, engine=engine)
+
+    generation.refresh_from_db()
+    assert generation.status == Generation.Status.DONE
+    assert generation.text == spec_text
+    assert generation.spec is not None
+    assert generation.spec["root"]["t"] == "page"
+    assert generation.problems == []
+    assert generation.tokens > 0
+    timings = generation.timings()
+    assert timings["queue_wait_s"] is not None
+    assert timings["time_to_first_token_s"] is not None
+    assert timings["tokens"] == generation.tokens
+    assert engine.requests[0].json_schema is not None  # the ui expert decodes under the schema
+
+
+def test_it_batches_deltas_and_numbers_them(
+    enqueued: list[str], spec_text: str, settings: Any
+) -> None:
+    settings.MACARON_BATCH_SECONDS = 60  # only the first token and the end flush
+    generation = create()
+    generation_run(generation_id=generation.id, engine=ScriptedFakeEngine(spec_text, chunk=3))
+    generation.refresh_from_db()
+    assert generation.seq == 2  # not one message per token
+
+
+def test_it_runs_a_generation_only_once(enqueued: list[str], spec_text: str) -> None:
+    generation = create()
+    engine = ScriptedFakeEngine(spec_text)
+    generation_run(generation_id=generation.id, engine=engine)
+    generation_run(generation_id=generation.id, engine=engine)
+    assert len(engine.requests) == 1
+
+
+def test_it_records_an_engine_failure_and_keeps_what_arrived(
+    enqueued: list[str], spec_text: str
+) -> None:
+    generation = create()
+    generation_run(
+        generation_id=generation.id, engine=ScriptedFakeEngine(spec_text, chunk=5, fail_after=3)
+    )
+    generation.refresh_from_db()
+    assert generation.status == Generation.Status.FAILED
+    assert "scripted engine failure" in generation.error
+    assert generation.text == spec_text[:15]
+
+
+def test_it_repairs_and_flags_a_spec_cut_off_at_the_token_limit(
+    enqueued: list[str], spec_text: str
+) -> None:
+    generation = create()
+    cut = spec_text[: len(spec_text) // 2]
+    generation_run(
+        generation_id=generation.id, engine=ScriptedFakeEngine(cut, finish_reason="length")
+    )
+    generation.refresh_from_db()
+    assert generation.finish_reason == "length"
+    assert "cut off" in generation.error
+    assert generation.spec is not None  # repaired from what arrived, not thrown away
+
+
+def test_it_streams_plain_text_for_text_experts(enqueued: list[str]) -> None:
+    generation = create("hello there", "chat")
+    engine = ScriptedFakeEngine("General Kenobi.")
+    generation_run(generation_id=generation.id, engine=engine)
+    snapshot = generation_snapshot(generation_id=generation.id)
+    assert snapshot["text"] == "General Kenobi."
+    assert "html" not in snapshot
+    assert engine.requests[0].json_schema is None
+    assert engine.requests[0].expert == "chat"
+
+
+def test_a_snapshot_carries_the_rendered_view(enqueued: list[str], spec_text: str) -> None:
+    generation = create()
+    generation_run(generation_id=generation.id, engine=ScriptedFakeEngine(spec_text))
+    snapshot = generation_snapshot(generation_id=generation.id)
+    assert "Join our newsletter" in snapshot["html"]
+    assert snapshot["state"]["name"] == ""
+    json.dumps(snapshot)  # the wire format must serialise
