@@ -1,8 +1,8 @@
 """The studio page's Content-Security-Policy.
 
 The preview is a srcdoc frame, and srcdoc documents inherit their parent's policy on top of
-their own; so the studio allows exactly the view's inline runtime by hash, and nothing else
-inline.
+their own; so the studio allows exactly the view's inline scripts and styles (as listed by
+`ui4a.assets`) by hash, and nothing else inline.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from ui4a import assets
 
 
 def studio_policy() -> str:
-    scripts = " ".join(assets.csp_hash(s) for s in (assets.idiomorph_js(), assets.runtime_js()))
-    style = assets.csp_hash(assets.view_css())
+    scripts = " ".join(assets.csp_hash(s) for s in assets.scripts())
+    style = " ".join(assets.csp_hash(s) for s in assets.styles())
     return (
         f"default-src 'self'; script-src 'self' {scripts}; style-src 'self' {style}; "
         "img-src 'self' https: data:; connect-src 'self'; frame-src 'self'; "

@@ -1,7 +1,9 @@
-"""The browser assets a view document inlines (runtime, idiomorph, stylesheet) and their CSP hashes.
+"""The browser assets a view document inlines and their CSP hashes.
 
-idiomorph is read from the project's npm install (never copied into the repository); the root
-of node_modules can be moved with MACARON_NODE_MODULES.
+A view inlines idiomorph, Chart.js and the runtime (in that order) and one stylesheet.
+Third-party code is read from the project's npm install (never copied into the repository);
+the root of node_modules can be moved with MACARON_NODE_MODULES. `scripts()` and `styles()`
+are the whole list, for any page (the studio) whose policy must allow a view inside it.
 """
 
 from __future__ import annotations
@@ -45,6 +47,15 @@ def _read(path: Path, closing_tag: str) -> str:
     return cached[1]
 
 
+def chartjs_path() -> Path:
+    return node_modules() / "chart.js" / "dist" / "chart.umd.min.js"
+
+
+def axe_path() -> Path:
+    """axe-core, for the accessibility tests only (a dev dependency, never inlined)."""
+    return node_modules() / "axe-core" / "axe.min.js"
+
+
 def idiomorph_js() -> str:
     return _read(idiomorph_path(), "</script")
 
@@ -53,8 +64,22 @@ def runtime_js() -> str:
     return _read(RUNTIME_JS, "</script")
 
 
+def chartjs_js() -> str:
+    return _read(chartjs_path(), "</script")
+
+
 def view_css() -> str:
     return _read(VIEW_CSS, "</style")
+
+
+def scripts() -> list[str]:
+    """Every script a view document inlines, in document order."""
+    return [idiomorph_js(), chartjs_js(), runtime_js()]
+
+
+def styles() -> list[str]:
+    """Every stylesheet a view document inlines."""
+    return [view_css()]
 
 
 def csp_hash(text: str) -> str:

@@ -14,6 +14,8 @@ ProblemCode = Literal[
     "bad_value",  # right type, but not an allowed value (enum, empty key, malformed id)
     "misplaced",  # a page that is not the root, or a root that is not a page
     "dangling_binding",  # a state key is read or written but not declared in "state"
+    "unknown_dataset",  # a table, chart, list or action names a dataset "data" does not have
+    "no_target",  # an action targets nothing (no such dialog, tabs, tab, form or list item)
     "duplicate_id",  # two nodes share an id
     "too_deep",  # a container nested deeper than the schema allows
     "too_large",  # too many children or state keys, or a string over its length limit

@@ -1,8 +1,10 @@
 """Rendering a (possibly partial) spec to HTML with Jinja2: one template per component.
 
 Everything the model wrote reaches the page as escaped text or attribute values; the only
-markup is ours. Element ids come from node paths, so re-rendering a growing spec keeps
-identities and the browser can morph instead of replace.
+markup is ours (and sanitized markdown). Element ids come from node paths, so re-rendering a
+growing spec keeps identities and the browser can morph instead of replace. Data components
+(tables, lists, charts) render their first view here; the runtime re-renders them as state
+and data change, by the same rules.
 """
 
 from __future__ import annotations
@@ -16,14 +18,16 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from ui4a import actions, assets, registry
-from ui4a.catalog import COMMON_FIELDS, Component, Field
+from ui4a import actions, assets, expr, icons, markdown, registry, theme
+from ui4a.catalog import COMMON_FIELDS, MAX_COLUMNS, MAX_ROWS, Component, Field
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
-from ui4a.state import condition_holds, format_value, interpolate, placeholders, truthy
+from ui4a.state import format_cell, format_value, has_placeholders, interpolate, truthy
 from ui4a.tree import Path, children, path_id
-from ui4a.validate import ID_PATTERN
+from ui4a.validate import ID_PATTERN, SAFE_URL, is_scalar
 
 TEMPLATES_DIR = registry.COMPONENTS_DIR.parent / "templates"
+Row = Mapping[str, Any]
+TONE_ICONS = {"info": "info", "success": "success", "warning": "alert", "danger": "alert"}
 
 
 @cache
@@ -34,7 +38,56 @@ def environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Templates ship with the package; not stat-ing them on every node halves render time.
+        auto_reload=False,
     )
+
+
+def compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def humanize(key: str) -> str:
+    """A column key as a header: "unit_price" and "unitPrice" read "Unit price"."""
+    words: list[str] = []
+    for part in key.replace("_", " ").split():
+        start = 0
+        for i in range(1, len(part)):
+            if part[i].isupper() and part[i - 1].islower():
+                words.append(part[start:i])
+                start = i
+        words.append(part[start:])
+    text = " ".join(words).lower()
+    return text[:1].upper() + text[1:]
+
+
+def columns(spec_cols: object, rows: list[Row]) -> list[tuple[str, str]]:
+    """(key, header) per column: from "key" or "key:Header" entries, else the first row's keys."""
+    out: list[tuple[str, str]] = []
+    if isinstance(spec_cols, list) and spec_cols:
+        for col in spec_cols[:MAX_COLUMNS]:
+            if isinstance(col, str) and col:
+                key, _, label = col.partition(":")
+                out.append((key, label or humanize(key)))
+    elif rows:
+        out = [(key, humanize(key)) for key in list(rows[0])[:MAX_COLUMNS]]
+    return out
+
+
+def delta_of(text: str, good: str) -> dict[str, str] | None:
+    if not text:
+        return None
+    down = text.startswith(("-", "\u2212"))
+    up = text.startswith("+") or (not down and text[:1].isdigit())
+    if not (up or down):
+        return {"mood": "flat", "words": "", "arrow": "", "text": text}
+    nice = up == (good == "up")
+    return {
+        "mood": "good" if nice else "bad",
+        "words": "Up" if up else "Down",
+        "arrow": icons.PATHS["up" if up else "down"],
+        "text": text.lstrip("+-\u2212"),
+    }
 
 
 class NodeView:
@@ -42,17 +95,21 @@ class NodeView:
 
     def __init__(
         self,
+        renderer: _Renderer,
         node: Mapping[str, Any],
         component: Component | None,
         dom_id: str,
-        state: Mapping[str, Any],
-        children: Markup,
+        path: Path,
+        kids: list[Markup],
     ) -> None:
+        self.r = renderer
         self.node = node
         self.component = component
         self.dom_id = dom_id
-        self.state = state
-        self.children = children
+        self.path = path
+        self.child_list = kids
+        self.children = Markup("\n").join(kids)
+        self.state = renderer.state
 
     def _field(self, name: str) -> Field | None:
         own = self.component.field(name) if self.component else None
@@ -64,34 +121,85 @@ class NodeView:
         if field is None:
             return ""
         value = self.node.get(name)
-        if field.kind == "enum":
+        kind = field.kind
+        if kind == "enum":
             ok = not isinstance(value, bool) and value in field.values
             return value if ok else field.default
-        if field.kind in ("str", "text", "key"):
-            return value if isinstance(value, str) else ""
+        if kind in ("strs", "filter"):
+            items = value if isinstance(value, list) else []
+            return [v for v in items[: field.max_items] if isinstance(v, str)]
+        if kind == "bool":
+            return value is True
+        if kind == "num":
+            num = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+            return num if num is not None and math.isfinite(num) else field.default
+        if kind in ("str", "text", "key", "data", "cond", "md", "url"):
+            if isinstance(value, str):
+                return value
+            return field.default if isinstance(field.default, str) else ""
         return value
+
+    def num(self, name: str, default: float | None = None) -> str | None:
+        value = self.val(name) if self._field(name) else None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            value = default
+        return None if value is None else format_value(value)
+
+    @property
+    def attrs(self) -> Markup:
+        """Attributes every node carries: a stable id from its path, and its condition."""
+        out = Markup(' id="{}"').format(self.dom_id)
+        if self.cond:
+            out += Markup(' data-if="{}"').format(self.cond)
+        return out + Markup(" hidden") if self.hidden else out
+
+    def tpl(self, name: str = "text") -> Markup:
+        """data-tpl with the raw `{key}` text of a field, which the runtime re-applies."""
+        raw = self.raw_tpl(name)
+        return Markup(' data-tpl="{}"').format(raw) if raw else Markup("")
+
+    @property
+    def rules(self) -> Markup:
+        """A form field's validation rules, which the runtime checks on submit."""
+        out = Markup("")
+        if self.val("req"):
+            out += Markup(' data-req="1" aria-required="true"')
+        for name in ("min", "max"):
+            value = self.num(name)
+            if value is not None:
+                out += Markup(' data-{}="{}"').format(name, value)
+        if self.val("pattern"):
+            out += Markup(' data-pattern="{}"').format(self.val("pattern"))
+        return out + Markup(' aria-describedby="{}-err"').format(self.dom_id)
+
+    def interp(self, name: str) -> str:
+        return interpolate(str(self.val(name)), self.state, self.r.item)
+
+    def raw_tpl(self, name: str) -> str:
+        """The raw text when it has `{key}` placeholders, for the runtime to re-apply."""
+        raw = str(self.val(name))
+        return raw if has_placeholders(raw) else ""
 
     @property
     def text(self) -> str:
-        return interpolate(self.val("text"), self.state)
-
-    @property
-    def tpl(self) -> str:
-        """The raw text when it has `{key}` placeholders, for the runtime to re-apply."""
-        raw: str = self.val("text")
-        return raw if placeholders(raw) else ""
+        return self.interp("text")
 
     @property
     def bind(self) -> str:
         return str(self.val("bind"))
 
+    def _read(self, key: str) -> object:
+        if key.startswith("."):
+            return self.r.item.get(key[1:]) if self.r.item is not None else None
+        return self.state.get(key)
+
     @property
     def value(self) -> str:
-        return format_value(self.state.get(self.bind))
+        return format_value(self._read(self.bind))
 
     @property
     def checked(self) -> bool:
-        return truthy(self.state.get(self.bind))
+        return truthy(self._read(self.bind))
 
     @property
     def cond(self) -> str:
@@ -99,36 +207,173 @@ class NodeView:
 
     @property
     def hidden(self) -> bool:
-        return bool(self.cond) and not condition_holds(self.cond, self.state)
+        cond = self.cond
+        if not cond:
+            return False
+        if cond.lstrip("!").startswith("."):
+            scope: Mapping[str, object] = self.r.item or {}
+            return not expr.holds(cond.replace(".", "", 1), scope)
+        return not expr.holds(cond, self.state)
 
     @property
     def action(self) -> str:
-        """The action as JSON for data-action, keeping only what the vocabulary defines."""
+        """The action(s) as JSON for data-action, keeping only what the vocabulary defines."""
         on = self.node.get("on")
-        action = actions.get(on.get("do")) if isinstance(on, dict) else None
-        if action is None or not isinstance(on, dict):
+        kept = [a for a in (_clean_action(one) for one in actions.as_list(on)) if a]
+        if not kept:
             return ""
-        kept: dict[str, object] = {"do": action.name}
-        for field in action.fields:
-            value = on.get(field.name)
-            if isinstance(value, (str, int, float, bool)):
-                kept[field.name] = value
-        return json.dumps(kept, separators=(",", ":"))
+        return compact(kept if isinstance(on, list) else kept[0])
+
+    @property
+    def close_action(self) -> str:
+        return compact({"do": "close", "path": self.bind})
+
+    @property
+    def current_tab(self) -> str:
+        labels: list[str] = self.val("tabs")
+        current = self.state.get(self.bind)
+        if isinstance(current, str) and current in labels:
+            return current
+        return labels[0] if labels else ""
+
+    @property
+    def markdown(self) -> Markup:
+        return Markup(markdown.to_html(self.val("md")))
+
+    @property
+    def safe_src(self) -> str:
+        src = self.val("src")
+        return src if isinstance(src, str) and SAFE_URL.fullmatch(src) else ""
+
+    @property
+    def icon_path(self) -> str:
+        return icons.PATHS.get(str(self.val("name")), "")
+
+    @property
+    def tone_icon(self) -> str:
+        return icons.PATHS[TONE_ICONS.get(str(self.val("tone")), "info")]
+
+    @property
+    def delta(self) -> dict[str, str] | None:
+        return delta_of(str(self.val("delta")), str(self.val("good")))
+
+    @property
+    def progress(self) -> dict[str, str]:
+        bound = self.state.get(self.bind) if self.bind else None
+        value = bound if is_scalar(bound) and not isinstance(bound, (str, bool)) else None
+        if value is None:
+            value = self.val("value") or 0
+        top = self.val("max") or 100
+        percent = max(0, min(100, round(float(value) / float(top) * 100))) if top > 0 else 0
+        return {"value": format_value(value), "percent": str(percent)}
+
+    def _rows(self) -> tuple[list[Row], bool]:
+        """The dataset's rows that pass this node's filter; and whether they are still coming."""
+        name = self.val("data")
+        rows = self.r.data.get(name)
+        if rows is None:
+            return [], self.r.partial
+        clauses = [c for c in map(expr.parse_clause, self.val("filter")) if c is not None]
+        return [r for r in rows if expr.row_passes(r, clauses, self.state)], False
+
+    @property
+    def table(self) -> dict[str, Any]:
+        rows, pending = self._rows()
+        all_rows = self.r.data.get(self.val("data")) or []
+        cols = columns(self.node.get("cols"), all_rows)
+        size = int(max(1, min(MAX_ROWS, self.val("page") or 10)))
+        shown = rows[:size]
+        numeric = {
+            key: any(isinstance(r.get(key), (int, float)) for r in all_rows)
+            and all(isinstance(r.get(key), (int, float)) or r.get(key) is None for r in all_rows)
+            for key, _ in cols
+        }
+        config = {
+            "data": self.val("data"),
+            "cols": [key for key, _ in cols],
+            "num": [key for key, _ in cols if numeric[key]],
+            "filter": self.val("filter"),
+            "page": size,
+        }
+        return {
+            "cols": [{"key": k, "label": label, "numeric": numeric[k]} for k, label in cols],
+            "rows": [[format_cell(r.get(key)) for key, _ in cols] for r in shown],
+            "info": page_info(0, size, len(rows)),
+            "first": True,
+            "last": len(rows) <= size,
+            "pending": pending,
+            "config": compact(config),
+        }
+
+    @property
+    def list(self) -> dict[str, Any]:
+        rows, pending = self._rows()
+        name = self.val("data")
+        all_rows = self.r.data.get(name) or []
+        index = {id(r): i for i, r in enumerate(all_rows)}
+        items = [
+            {"index": index[id(row)], "html": self.r.items(self, row, index[id(row)])}
+            for row in rows
+        ]
+        config = {"data": name, "filter": self.val("filter")}
+        return {
+            "entries": items,
+            "template": self.r.items(self, None, None),
+            "pending": pending,
+            "config": compact(config),
+        }
+
+    @property
+    def chart(self) -> dict[str, Any]:
+        _rows, pending = self._rows()
+        kind, ys, x = self.val("kind"), self.val("y"), self.val("x")
+        config = {"kind": kind, "data": self.val("data"), "x": x, "y": ys}
+        config["filter"] = self.val("filter")
+        label = f"{self.val('title')}: {kind} chart of {', '.join(ys)} by {x}"
+        return {"config": compact(config), "label": label, "pending": pending}
+
+
+def page_info(start: int, size: int, total: int) -> str:
+    """The pager's text; runtime.js builds the same."""
+    if total == 0:
+        return "No rows"
+    return f"{start + 1}\u2013{min(start + size, total)} of {total}"
+
+
+def _clean_action(on: object) -> dict[str, object] | None:
+    action = actions.get(on.get("do")) if isinstance(on, dict) else None
+    if action is None or not isinstance(on, dict):
+        return None
+    kept: dict[str, object] = {"do": action.name}
+    for field in action.fields:
+        value = on.get(field.name)
+        if is_scalar(value):
+            kept[field.name] = value
+        elif field.kind == "record" and isinstance(value, dict):
+            kept[field.name] = {
+                k: v for k, v in value.items() if isinstance(k, str) and (is_scalar(v) or v is None)
+            }
+    return kept
 
 
 class _Renderer:
-    def __init__(self, state: Mapping[str, Any], partial: bool) -> None:
+    def __init__(
+        self, state: Mapping[str, Any], data: Mapping[str, list[Row]], partial: bool
+    ) -> None:
         self.state = state
+        self.data = data
         self.partial = partial
         self.used_ids: set[str] = set()
         self.env = environment()
+        self.item: Mapping[str, Any] | None = None
+        self.suffix = ""
 
     def dom_id(self, node: Mapping[str, Any], path: Path) -> str:
         own = node.get("id")
         base = own if isinstance(own, str) and ID_PATTERN.fullmatch(own) else path_id(path)
-        candidate, n = f"u4-{base}", 2
+        candidate, n = f"u4-{base}{self.suffix}", 2
         while candidate in self.used_ids:
-            candidate, n = f"u4-{base}-{n}", n + 1
+            candidate, n = f"u4-{base}-{n}{self.suffix}", n + 1
         self.used_ids.add(candidate)
         return candidate
 
@@ -139,17 +384,32 @@ class _Renderer:
         if component is None:
             pending = self.partial or "t" not in node
             template = "_pending.html.j2" if pending else "_unknown.html.j2"
-            view = NodeView(node, None, dom_id, self.state, Markup(""))
+            view = NodeView(self, node, None, dom_id, path, [])
             return Markup(self.env.get_template(template).render(n=view))
-        kids = Markup("")
-        if component.children:
-            kids = Markup("\n").join(
+        kids: list[Markup] = []
+        if component.children and component.name != "list":
+            kids = [
                 self.node(kid, (*path, "c", i))
                 for i, kid in enumerate(children(dict(node)))
                 if isinstance(kid, dict)
-            )
-        view = NodeView(node, component, dom_id, self.state, kids)
+            ]
+        view = NodeView(self, node, component, dom_id, path, kids)
         return Markup(self.env.get_template(registry.template_name(component)).render(n=view))
+
+    def items(self, view: NodeView, row: Row | None, index: int | None) -> Markup:
+        """A list's item template, for one row (ids suffixed "-i<index>") or, with no row, as
+        the bare template the runtime clones."""
+        saved = self.item, self.suffix
+        self.item = row if row is not None else {}
+        self.suffix = f"-i{index}" if index is not None else ""
+        try:
+            return Markup("\n").join(
+                self.node(kid, (*view.path, "c", i))
+                for i, kid in enumerate(children(dict(view.node)))
+                if isinstance(kid, dict)
+            )
+        finally:
+            self.item, self.suffix = saved
 
 
 def initial_state(spec: object) -> dict[str, Any]:
@@ -158,31 +418,60 @@ def initial_state(spec: object) -> dict[str, Any]:
     if not isinstance(state, dict):
         return {}
     # NaN and infinities (Python's json accepts them) have no JSON form for the browser.
-    return {
-        k: v
-        for k, v in state.items()
-        if v is None
-        or isinstance(v, (str, int, bool))
-        or (isinstance(v, float) and math.isfinite(v))
-    }
+    return {k: v for k, v in state.items() if v is None or is_scalar(v)}
+
+
+def initial_data(spec: object) -> dict[str, list[Row]]:
+    """The spec's datasets, keeping only records of scalar values."""
+    data = spec.get("data") if isinstance(spec, dict) else None
+    if not isinstance(data, dict):
+        return {}
+    out: dict[str, list[Row]] = {}
+    for name, rows in data.items():
+        if isinstance(name, str) and isinstance(rows, list):
+            out[name] = [
+                {k: v for k, v in row.items() if v is None or is_scalar(v)}
+                for row in rows[:MAX_ROWS]
+                if isinstance(row, dict)
+            ]
+    return out
 
 
 def render_body(spec: object, *, partial: bool = False, limits: Limits = DEFAULT_LIMITS) -> str:
     """The view's HTML fragment (the inside of #ui4a-root). `partial` marks a streaming spec:
-    nodes whose type has not arrived yet render as small placeholders."""
+    nodes whose type has not arrived yet render as small placeholders, and so do tables,
+    lists and charts whose dataset has not arrived."""
     if spec is None:
         return ""
     check_value(spec, limits)
     root = spec.get("root") if isinstance(spec, dict) else None
     if not isinstance(root, dict):
         return ""
-    return str(_Renderer(initial_state(spec), partial).node(root, ("root",)))
+    data = initial_data(spec)
+    html = str(_Renderer(initial_state(spec), data, partial).node(root, ("root",)))
+    theme_attrs = _theme_attrs(spec)
+    # The datasets travel with the body (the studio streams bodies), as inert JSON.
+    data_json = safe_json(data)
+    return (
+        f'<div class="u4-view"{theme_attrs}>{html}</div>'
+        f'<script type="application/json" id="ui4a-data">{data_json}</script>'
+    )
+
+
+def _theme_attrs(spec: object) -> str:
+    tokens = theme.tokens(spec.get("theme") if isinstance(spec, dict) else None)
+    # Every token is one of a closed set of names, so no escaping is needed.
+    return "".join(f' data-{name}="{value}"' for name, value in tokens.items())
+
+
+def safe_json(value: object) -> str:
+    """JSON that is safe inside <script type="application/json">: no < > & at all."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def state_json(state: Mapping[str, Any]) -> str:
-    """State as JSON that is safe inside <script type="application/json">: no < > & at all."""
-    text = json.dumps(state, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return safe_json(state)
 
 
 def render_document(
@@ -199,15 +488,16 @@ def render_document(
     """
     body = render_body(spec, partial=partial, limits=limits)
     own_title = spec.get("title") if isinstance(spec, dict) else None
-    scripts = [assets.idiomorph_js(), assets.runtime_js()]
-    css = assets.view_css()
+    scripts = assets.scripts()
+    styles = assets.styles()
     return (
         environment()
         .get_template("document.html.j2")
         .render(
-            csp=assets.content_security_policy(scripts, [css]),
+            csp=assets.content_security_policy(scripts, styles),
             title=own_title if isinstance(own_title, str) and own_title else title,
-            css=Markup(css),
+            theme=Markup(_theme_attrs(spec)),
+            styles=[Markup(s) for s in styles],
             body=Markup(body),
             state_json=Markup(state_json(initial_state(spec))),
             scripts=[Markup(s) for s in scripts],

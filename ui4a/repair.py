@@ -42,6 +42,7 @@ def repair(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> Repaired:
     for ref in walk(fixed):
         _fix_node(ref.node, pointer(ref.path), fixes)
     _fill_ids(fixed, fixes)
+    _fix_datasets(fixed, fixes)
     _fill_state(fixed, fixes)
     return Repaired(fixed, fixes, validate(fixed, limits=limits))
 
@@ -84,13 +85,59 @@ def _fix_node(node: dict[str, Any], where: str, fixes: list[str]) -> None:
             node[field.name] = field.default
             fixes.append(f"{where}/{field.name}: filled the default {field.default!r}")
         on = node.get(field.name)
-        if field.kind == "action" and isinstance(on, dict) and "do" not in on:
-            # {"toggle":"open"} and {"set":"k","value":v} are unambiguous shorthands.
-            verbs = [name for name in actions.ACTIONS if isinstance(on.get(name), str)]
-            if len(verbs) == 1:
-                on["path"] = on.pop(verbs[0])
-                node[field.name] = {"do": verbs[0], **on}
-                fixes.append(f"{where}/{field.name}: spelled out the {verbs[0]!r} action")
+        if field.kind == "action" and isinstance(on, dict):
+            node[field.name] = _spell_out(on, f"{where}/{field.name}", fixes)
+        elif field.kind == "action" and isinstance(on, list):
+            node[field.name] = [
+                _spell_out(one, f"{where}/{field.name}/{i}", fixes)
+                if isinstance(one, dict)
+                else one
+                for i, one in enumerate(on)
+            ]
+
+
+def _spell_out(on: dict[str, Any], where: str, fixes: list[str]) -> dict[str, Any]:
+    """{"toggle":"open"} and {"set":"k","value":v} are unambiguous shorthands."""
+    if "do" in on:
+        return on
+    verbs = [name for name in actions.ACTIONS if isinstance(on.get(name), str)]
+    if len(verbs) != 1:
+        return on
+    on["path"] = on.pop(verbs[0])
+    fixes.append(f"{where}: spelled out the {verbs[0]!r} action")
+    return {"do": verbs[0], **on}
+
+
+def _fix_datasets(spec: dict[str, Any], fixes: list[str]) -> None:
+    """A dataset named with other letter case than the one "data" has is that dataset."""
+    data = spec.get("data")
+    names = list(data) if isinstance(data, dict) else []
+    by_folded: dict[str, list[str]] = {}
+    for name in names:
+        by_folded.setdefault(name.lower(), []).append(name)
+
+    def fix(holder: dict[str, Any], key: str, where: str) -> None:
+        value = holder.get(key)
+        if not isinstance(value, str) or value in names:
+            return
+        found = by_folded.get(value.lower(), [])
+        if len(found) == 1:
+            holder[key] = found[0]
+            fixes.append(f"{where}/{key}: renamed dataset {value!r} to {found[0]!r}")
+
+    for ref in walk(spec):
+        component = registry.get(ref.node.get("t"))
+        if component is None:
+            continue
+        for field in component.fields:
+            where = pointer((*ref.path, field.name))
+            if field.kind == "data":
+                fix(ref.node, field.name, pointer(ref.path))
+            elif field.kind == "action":
+                on = ref.node.get(field.name)
+                for i, one in enumerate(actions.as_list(on)):
+                    if isinstance(one, dict) and one.get("do") == "append":
+                        fix(one, "path", f"{where}/{i}" if isinstance(on, list) else where)
 
 
 def _fill_ids(spec: dict[str, Any], fixes: list[str]) -> None:

@@ -13,17 +13,25 @@ from functools import cache
 from typing import Any
 
 from ui4a import actions, registry
+from ui4a.actions import MAX_ACTIONS
 from ui4a.catalog import (
     COMMON_FIELDS,
+    COND_MAX,
     KEY_MAX,
     MAX_CHILDREN,
+    MAX_COLUMNS,
     MAX_CONTAINER_DEPTH,
+    MAX_DATASETS,
+    MAX_ROWS,
     MAX_STATE_KEYS,
+    MD_MAX,
     SHORT_MAX,
     TEXT_MAX,
+    URL_MAX,
     Component,
     Field,
 )
+from ui4a.theme import THEME_FIELDS
 
 Schema = dict[str, Any]
 _SCALAR: Schema = {
@@ -35,17 +43,40 @@ _SCALAR: Schema = {
 }
 
 
+_RECORD: Schema = {"type": "object", "additionalProperties": _SCALAR, "maxProperties": MAX_COLUMNS}
+
+
+def _string(most: int, least: int = 0) -> Schema:
+    return {"type": "string", **({"minLength": least} if least else {}), "maxLength": most}
+
+
 def _field_schema(field: Field) -> Schema:
-    if field.kind == "str":
-        return {"type": "string", "minLength": 1, "maxLength": SHORT_MAX}
-    if field.kind == "text":
-        return {"type": "string", "maxLength": TEXT_MAX}
-    if field.kind == "key":
-        return {"type": "string", "minLength": 1, "maxLength": KEY_MAX}
-    if field.kind == "enum":
+    kind = field.kind
+    if kind == "str":
+        return _string(SHORT_MAX, 1)
+    if kind == "text":
+        return _string(TEXT_MAX)
+    if kind in ("key", "data"):
+        return _string(KEY_MAX, 1)
+    if kind == "cond":
+        return _string(COND_MAX, 1)
+    if kind == "md":
+        return _string(MD_MAX)
+    if kind == "url":
+        return _string(URL_MAX, 1)
+    if kind == "enum":
         return {"enum": list(field.values)}
-    if field.kind == "action":
-        return {"$ref": "#/$defs/action"}
+    if kind == "num":
+        return {"type": "number"}
+    if kind == "bool":
+        return {"type": "boolean"}
+    if kind in ("strs", "filter"):
+        item = _string(SHORT_MAX if kind == "strs" else COND_MAX, 1)
+        return {"type": "array", "items": item, "maxItems": field.max_items}
+    if kind == "record":
+        return _RECORD
+    if kind == "action":
+        return {"$ref": "#/$defs/on"}
     return _SCALAR
 
 
@@ -88,29 +119,48 @@ def _build() -> Schema:
     containers = [c for c in comps if c.children and not c.root_only]
     page = registry.get("page")
     assert page is not None, "the catalog needs a page component"
-    defs: Schema = {"action": _action_schema()}
+    defs: Schema = {
+        "action": _action_schema(),
+        "on": {
+            "anyOf": [
+                {"$ref": "#/$defs/action"},
+                {"type": "array", "items": {"$ref": "#/$defs/action"}, "maxItems": MAX_ACTIONS},
+            ]
+        },
+    }
     for leaf in leaves:
         defs[leaf.name] = _node_schema(leaf, None)
     leaf_refs = [{"$ref": f"#/$defs/{c.name}"} for c in leaves]
     # Level k holds containers whose children are at level k+1; the deepest level holds leaves.
     for level in range(MAX_CONTAINER_DEPTH, 0, -1):
         below = "leaf" if level == MAX_CONTAINER_DEPTH else f"n{level + 1}"
-        for c in containers:
+        here = [c for c in containers if c.max_level >= level]
+        for c in here:
             defs[f"{c.name}{level}"] = _node_schema(c, f"#/$defs/{below}")
         defs[f"n{level}"] = {
-            "anyOf": [*({"$ref": f"#/$defs/{c.name}{level}"} for c in containers), *leaf_refs]
+            "anyOf": [*({"$ref": f"#/$defs/{c.name}{level}"} for c in here), *leaf_refs]
         }
     defs["leaf"] = {"anyOf": leaf_refs}
     defs["page"] = _node_schema(page, "#/$defs/n1")
     state: Schema = {"type": "object", "additionalProperties": _SCALAR}
     state["maxProperties"] = MAX_STATE_KEYS
+    data: Schema = {
+        "type": "object",
+        "additionalProperties": {"type": "array", "items": _RECORD, "maxItems": MAX_ROWS},
+        "maxProperties": MAX_DATASETS,
+    }
+    theme = _object({f.name: _field_schema(f) for f in THEME_FIELDS}, [])
+    # The root streams before state and data, so the layout shows up first; tables and charts
+    # show placeholders until their dataset arrives.
     return {
         "$defs": defs,
         **_object(
             {
-                "title": {"type": "string", "maxLength": SHORT_MAX},
+                "title": _string(SHORT_MAX),
+                "theme": theme,
                 "root": {"$ref": "#/$defs/page"},
                 "state": state,
+                "data": data,
             },
             ["root"],
         ),

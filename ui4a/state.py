@@ -1,7 +1,8 @@
 """How state values read in the view: formatting, truthiness and `{key}` interpolation.
 
 These rules are mirrored exactly by static/ui4a/runtime.js, so server-rendered text matches
-what the browser shows after it re-applies state.
+what the browser shows after it re-applies state. Inside a list's item template `{.field}`
+reads the current item.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import math
 import re
 from collections.abc import Mapping
 
-# `{key}` placeholders; any other brace is literal text.
+# `{key}` placeholders (state) and `{.field}` ones (the current list item); any other brace is
+# literal text.
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]{0,39})\}")
+ANY_PLACEHOLDER = re.compile(r"\{(\.?)([A-Za-z_][A-Za-z0-9_]{0,39})\}")
 
 
 def format_value(value: object) -> str:
@@ -29,6 +32,16 @@ def format_value(value: object) -> str:
     return ""  # objects and arrays have no text form in a view
 
 
+def format_cell(value: object) -> str:
+    """A table cell: numbers with thousands separators and at most two decimals."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return format_value(value)
+    if not math.isfinite(value):
+        return ""
+    text = f"{abs(value):,.2f}".rstrip("0").rstrip(".")
+    return f"-{text}" if value < 0 and text != "0" else text
+
+
 def truthy(value: object) -> bool:
     """JavaScript truthiness for the scalar values state may hold."""
     if isinstance(value, float) and math.isnan(value):
@@ -36,20 +49,21 @@ def truthy(value: object) -> bool:
     return bool(value) if isinstance(value, (str, int, float, bool)) else value is not None
 
 
-def condition_key(cond: str) -> str:
-    """The state key a condition reads: "submitted" and "!submitted" both read "submitted"."""
-    return cond[1:] if cond.startswith("!") else cond
-
-
-def condition_holds(cond: str, state: Mapping[str, object]) -> bool:
-    shown = truthy(state.get(condition_key(cond)))
-    return not shown if cond.startswith("!") else shown
-
-
 def placeholders(text: str) -> list[str]:
     """The state keys `{key}` placeholders in text refer to, in order."""
     return PLACEHOLDER.findall(text)
 
 
-def interpolate(text: str, state: Mapping[str, object]) -> str:
-    return PLACEHOLDER.sub(lambda m: format_value(state.get(m.group(1))), text)
+def has_placeholders(text: str) -> bool:
+    return ANY_PLACEHOLDER.search(text) is not None
+
+
+def interpolate(
+    text: str, state: Mapping[str, object], item: Mapping[str, object] | None = None
+) -> str:
+    def value(m: re.Match[str]) -> str:
+        if m.group(1):
+            return format_value(item.get(m.group(2))) if item is not None else m.group(0)
+        return format_value(state.get(m.group(2)))
+
+    return ANY_PLACEHOLDER.sub(value, text)

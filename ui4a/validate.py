@@ -2,33 +2,48 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ui4a import actions, registry
+from ui4a import actions, expr, registry
 from ui4a.catalog import (
     COMMON_FIELDS,
+    COND_MAX,
     ID_MAX,
     KEY_MAX,
     MAX_CHILDREN,
+    MAX_COLUMNS,
     MAX_CONTAINER_DEPTH,
+    MAX_DATASETS,
+    MAX_ROWS,
     MAX_STATE_KEYS,
+    MD_MAX,
     SHORT_MAX,
     TEXT_MAX,
+    URL_MAX,
     Action,
+    Component,
     Field,
     StateValue,
 )
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.problems import Problem
-from ui4a.state import condition_key, placeholders
-from ui4a.tree import Path, pointer, walk
+from ui4a.state import placeholders
+from ui4a.theme import THEME_FIELDS
+from ui4a.tree import NodeRef, Path, pointer, walk
 
-TOP_LEVEL = ("title", "root", "state")
+TOP_LEVEL = ("title", "theme", "root", "state", "data")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,40}")
-_MAX_LEN = {"str": SHORT_MAX, "text": TEXT_MAX, "key": KEY_MAX}
+NAME_PATTERN = re.compile(expr.NAME)
+ITEM_KEY = re.compile(rf"\.{expr.NAME}")
+_MAX_LEN = {"str": SHORT_MAX, "text": TEXT_MAX, "key": KEY_MAX, "md": MD_MAX, "data": KEY_MAX}
+# Images are https URLs or inline raster/SVG data; nothing else reaches a src attribute.
+SAFE_URL = re.compile(
+    r"https://[^\s\"'<>\\]+|data:image/(?:png|jpeg|gif|webp|svg\+xml)[;,][^\s\"'<>]*"
+)
 
 
 def validate(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> list[Problem]:
@@ -41,9 +56,13 @@ def validate(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> list[Problem]:
     title = spec.get("title")
     if title is not None:
         found += _check_field(Field("title", "str"), title, ("title",))
+    if "theme" in spec:
+        found += _check_theme(spec["theme"])
     state = spec.get("state")
     if state is not None:
         found += _check_state(state)
+    if "data" in spec:
+        found += _check_data(spec["data"])
     root = spec.get("root")
     if root is None:
         found.append(Problem("/root", "missing_field", 'a spec needs a "root" page'))
@@ -53,15 +72,23 @@ def validate(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> list[Problem]:
         if root.get("t") != "page":
             found.append(Problem("/root/t", "misplaced", 'the root must be a "page"'))
         found += _check_nodes(spec)
+        found += _check_references(spec)
     found += _dangling(spec, state if isinstance(state, dict) else {})
     return found
+
+
+def ancestors(ref: NodeRef, kinds: Mapping[Path, object]) -> list[object]:
+    """The "t" of every node above `ref`, nearest first (kinds maps walked paths to "t")."""
+    return [kinds.get(ref.path[:i]) for i in range(len(ref.path) - 2, 0, -2)]
 
 
 def _check_nodes(spec: dict[str, Any]) -> list[Problem]:
     found: list[Problem] = []
     seen_ids: set[str] = set()
+    kinds: dict[Path, object] = {}
     for ref in walk(spec):
         node, path = ref.node, ref.path
+        kinds[path] = node.get("t")
         if ref.depth > MAX_CONTAINER_DEPTH + 1:
             continue  # reported once, at the container that went too deep
         kind = node.get("t")
@@ -76,20 +103,21 @@ def _check_nodes(spec: dict[str, Any]) -> list[Problem]:
             )
         if component is not None and component.root_only and ref.depth > 0:
             found.append(Problem(pointer((*path, "t")), "misplaced", f"{kind!r} only as root"))
-        if component is not None and component.children and ref.depth > MAX_CONTAINER_DEPTH:
+        if component is not None and component.children and ref.depth > component.max_level:
             found.append(
                 Problem(
                     pointer(path),
                     "too_deep",
-                    f"containers nest at most {MAX_CONTAINER_DEPTH} levels under the page",
+                    f"{kind!r} nests at most {component.max_level} levels under the page",
                 )
             )
             continue
         found += _check_id(node, path, seen_ids)
+        in_item = "list" in ancestors(ref, kinds)
         fields = COMMON_FIELDS + (component.fields if component else ())
         for field in fields:
             if field.name in node:
-                found += _check_field(field, node[field.name], (*path, field.name))
+                found += _check_field(field, node[field.name], (*path, field.name), in_item)
             elif field.required and component is not None:
                 found.append(
                     Problem(
@@ -138,33 +166,121 @@ def _check_id(node: dict[str, Any], path: Path, seen: set[str]) -> list[Problem]
     return []
 
 
-def _check_field(field: Field, value: object, path: Path) -> list[Problem]:
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def is_scalar(value: object) -> bool:
+    return isinstance(value, (str, bool)) or is_number(value)
+
+
+def _check_field(field: Field, value: object, path: Path, in_item: bool = False) -> list[Problem]:
     where = pointer(path)
-    if field.kind == "action":
-        return _check_action(value, path)
-    if field.kind == "enum":
+    kind = field.kind
+    if kind == "action":
+        return _check_on(value, path, in_item)
+    if kind == "enum":
         # bool is an int in Python; an enum of numbers must not accept true.
         if isinstance(value, bool) or value not in field.values:
             allowed = ", ".join(repr(v) for v in field.values)
             return [Problem(where, "bad_value", f"{field.name!r} is one of {allowed}")]
         return []
-    if field.kind == "scalar":
-        if not isinstance(value, (str, int, float, bool)):
+    if kind == "scalar":
+        if not is_scalar(value):
             return [Problem(where, "wrong_type", f"{field.name!r} is a string, number or bool")]
         if isinstance(value, str) and len(value) > SHORT_MAX:
             return [Problem(where, "too_large", f"at most {SHORT_MAX} characters")]
         return []
+    if kind == "num":
+        ok = is_number(value)
+        return [] if ok else [Problem(where, "wrong_type", f"{field.name!r} is a number")]
+    if kind == "bool":
+        ok = isinstance(value, bool)
+        return [] if ok else [Problem(where, "wrong_type", f"{field.name!r} is true or false")]
+    if kind in ("strs", "filter"):
+        return _check_list(field, value, path)
+    if kind == "record":
+        return _check_record(value, path)
     if not isinstance(value, str):
         return [Problem(where, "wrong_type", f"{field.name!r} is a string")]
-    limit = _MAX_LEN[field.kind]
+    if kind == "url":
+        if len(value) > URL_MAX or not SAFE_URL.fullmatch(value):
+            return [Problem(where, "bad_value", "an image is an https: or data:image/ URL")]
+        return []
+    if kind == "cond":
+        if len(value) > COND_MAX:
+            return [Problem(where, "too_large", f"a condition has at most {COND_MAX} characters")]
+        parsed = expr.parse_condition(value)
+        if parsed is None and not (in_item and _item_condition(value)):
+            return [Problem(where, "bad_value", 'a condition is "key", "!key" or "key=value"')]
+        return []
+    limit = _MAX_LEN[kind]
     if len(value) > limit:
         return [Problem(where, "too_large", f"{field.name!r} has at most {limit} characters")]
-    if field.kind == "key" and not condition_key(value):
-        return [Problem(where, "bad_value", f"{field.name!r} names a state key")]
+    if kind == "key":
+        if in_item and ITEM_KEY.fullmatch(value):
+            return []
+        if not NAME_PATTERN.fullmatch(value):
+            return [Problem(where, "bad_value", f"{field.name!r} names a state key")]
+    if kind == "data" and not NAME_PATTERN.fullmatch(value):
+        return [Problem(where, "bad_value", f"{field.name!r} names a dataset")]
     return []
 
 
-def _check_action(value: object, path: Path) -> list[Problem]:
+def _item_condition(value: str) -> bool:
+    return (
+        value.startswith((".", "!."))
+        and expr.parse_condition(value.replace(".", "", 1)) is not None
+    )
+
+
+def _check_list(field: Field, value: object, path: Path) -> list[Problem]:
+    where = pointer(path)
+    if not isinstance(value, list):
+        return [Problem(where, "wrong_type", f"{field.name!r} is a list of strings")]
+    found: list[Problem] = []
+    if len(value) > field.max_items:
+        found.append(Problem(where, "too_large", f"at most {field.max_items} items"))
+    for i, item in enumerate(value):
+        at = pointer((*path, i))
+        if not isinstance(item, str):
+            found.append(Problem(at, "wrong_type", "a string"))
+        elif field.kind == "filter" and expr.parse_clause(item) is None:
+            found.append(Problem(at, "bad_value", 'a filter is "column=key" or "column~key"'))
+        elif not item or len(item) > SHORT_MAX:
+            found.append(Problem(at, "bad_value", f"1-{SHORT_MAX} characters"))
+    return found
+
+
+def _check_record(value: object, path: Path) -> list[Problem]:
+    if not isinstance(value, dict):
+        return [Problem(pointer(path), "wrong_type", "a record is an object of scalar values")]
+    found: list[Problem] = []
+    if len(value) > MAX_COLUMNS:
+        found.append(Problem(pointer(path), "too_large", f"at most {MAX_COLUMNS} fields"))
+    for key, item in value.items():
+        at = pointer((*path, key))
+        if not NAME_PATTERN.fullmatch(key):
+            found.append(Problem(at, "bad_value", "a field name is a word"))
+        if not is_scalar(item) and item is not None:
+            found.append(Problem(at, "wrong_type", "record values are strings, numbers, bools"))
+        elif isinstance(item, str) and len(item) > SHORT_MAX:
+            found.append(Problem(at, "too_large", f"at most {SHORT_MAX} characters"))
+    return found
+
+
+def _check_on(value: object, path: Path, in_item: bool) -> list[Problem]:
+    if isinstance(value, list):
+        if not value or len(value) > actions.MAX_ACTIONS:
+            return [Problem(pointer(path), "too_large", f"1-{actions.MAX_ACTIONS} actions")]
+        found: list[Problem] = []
+        for i, one in enumerate(value):
+            found += _check_action(one, (*path, i), in_item)
+        return found
+    return _check_action(value, path, in_item)
+
+
+def _check_action(value: object, path: Path, in_item: bool) -> list[Problem]:
     where = pointer(path)
     if not isinstance(value, dict):
         return [Problem(where, "wrong_type", 'an action is an object like {"do":"set",...}')]
@@ -177,7 +293,7 @@ def _check_action(value: object, path: Path) -> list[Problem]:
     found = _unknown_keys(value, ("do", *(f.name for f in action.fields)), path)
     for field in action.fields:
         if field.name in value:
-            found += _check_field(field, value[field.name], (*path, field.name))
+            found += _check_field(field, value[field.name], (*path, field.name), in_item)
         elif field.required:
             found.append(
                 Problem(
@@ -186,6 +302,16 @@ def _check_action(value: object, path: Path) -> list[Problem]:
                     f"{action.name!r} needs {field.name!r}",
                 )
             )
+    return found
+
+
+def _check_theme(theme: object) -> list[Problem]:
+    if not isinstance(theme, dict):
+        return [Problem("/theme", "wrong_type", '"theme" is an object of tokens')]
+    found = _unknown_keys(theme, [f.name for f in THEME_FIELDS], ("theme",))
+    for field in THEME_FIELDS:
+        if field.name in theme:
+            found += _check_field(field, theme[field.name], ("theme", field.name))
     return found
 
 
@@ -199,10 +325,30 @@ def _check_state(state: object) -> list[Problem]:
         where = pointer(("state", key))
         if len(key) > KEY_MAX or not key:
             found.append(Problem(where, "bad_value", f"a state key has 1-{KEY_MAX} characters"))
-        if not isinstance(value, (str, int, float, bool)):
+        if not is_scalar(value):
             found.append(Problem(where, "wrong_type", "state values are strings, numbers, bools"))
         elif isinstance(value, str) and len(value) > SHORT_MAX:
             found.append(Problem(where, "too_large", f"at most {SHORT_MAX} characters"))
+    return found
+
+
+def _check_data(data: object) -> list[Problem]:
+    if not isinstance(data, dict):
+        return [Problem("/data", "wrong_type", '"data" maps dataset names to lists of records')]
+    found: list[Problem] = []
+    if len(data) > MAX_DATASETS:
+        found.append(Problem("/data", "too_large", f"at most {MAX_DATASETS} datasets"))
+    for name, rows in data.items():
+        where = ("data", name)
+        if not NAME_PATTERN.fullmatch(name):
+            found.append(Problem(pointer(where), "bad_value", "a dataset name is a word"))
+        if not isinstance(rows, list):
+            found.append(Problem(pointer(where), "wrong_type", "a dataset is a list of records"))
+            continue
+        if len(rows) > MAX_ROWS:
+            found.append(Problem(pointer(where), "too_large", f"at most {MAX_ROWS} records"))
+        for i, row in enumerate(rows):
+            found += _check_record(row, (*where, i))
     return found
 
 
@@ -216,6 +362,89 @@ def _unknown_keys(obj: Mapping[str, Any], allowed: Iterable[str], path: Path) ->
 
 
 @dataclass(frozen=True)
+class Targets:
+    """What actions can aim at: dialog and tabs keys (with the tabs' labels), and datasets."""
+
+    dialogs: set[str]
+    tabs: dict[str, list[str]]
+    datasets: set[str]
+
+
+def targets(spec: dict[str, Any]) -> Targets:
+    dialogs: set[str] = set()
+    tabs: dict[str, list[str]] = {}
+    for ref in walk(spec):
+        kind, bind = ref.node.get("t"), ref.node.get("bind")
+        if not isinstance(bind, str):
+            continue
+        if kind == "dialog":
+            dialogs.add(bind)
+        elif kind == "tabs":
+            labels = ref.node.get("tabs")
+            tabs[bind] = (
+                [x for x in labels if isinstance(x, str)] if isinstance(labels, list) else []
+            )
+    data = spec.get("data")
+    return Targets(dialogs, tabs, set(data) if isinstance(data, dict) else set())
+
+
+def _check_references(spec: dict[str, Any]) -> list[Problem]:
+    """Datasets that do not exist and actions that target nothing."""
+    found: list[Problem] = []
+    aims = targets(spec)
+    kinds: dict[Path, object] = {}
+    for ref in walk(spec):
+        kinds[ref.path] = ref.node.get("t")
+        component = registry.get(ref.node.get("t"))
+        if component is None:
+            continue
+        above = ancestors(ref, kinds)
+        for field in component.fields:
+            value = ref.node.get(field.name)
+            where = (*ref.path, field.name)
+            if field.kind == "data" and isinstance(value, str) and value not in aims.datasets:
+                found.append(Problem(pointer(where), "unknown_dataset", f"no dataset {value!r}"))
+            if field.kind == "action":
+                for i, one in _actions_at(value):
+                    at = where if i is None else (*where, i)
+                    found += _check_target(one, at, aims, above, component)
+    return found
+
+
+def _actions_at(on: object) -> list[tuple[int | None, dict[str, Any]]]:
+    if isinstance(on, dict):
+        return [(None, on)]
+    if isinstance(on, list):
+        return [(i, a) for i, a in enumerate(on) if isinstance(a, dict)]
+    return []
+
+
+def _check_target(
+    on: dict[str, Any], at: Path, aims: Targets, above: list[object], component: Component
+) -> list[Problem]:
+    action = actions.get(on.get("do"))
+    if action is None:
+        return []
+    path = on.get("path")
+    where = pointer((*at, "path"))
+    if action.target == "dialog" and isinstance(path, str) and path not in aims.dialogs:
+        return [Problem(where, "no_target", f"no dialog binds {path!r}")]
+    if action.target == "tabs" and isinstance(path, str):
+        if path not in aims.tabs:
+            return [Problem(where, "no_target", f"no tabs bind {path!r}")]
+        label = on.get("value")
+        if isinstance(label, str) and label not in aims.tabs[path]:
+            return [Problem(pointer((*at, "value")), "no_target", f"no tab {label!r}")]
+    if action.target == "data" and isinstance(path, str) and path not in aims.datasets:
+        return [Problem(where, "unknown_dataset", f"no dataset {path!r}")]
+    if action.target == "form" and "form" not in above and component.name != "form":
+        return [Problem(pointer((*at, "do")), "no_target", "submit sits outside any form")]
+    if action.target == "item" and "list" not in above:
+        return [Problem(pointer((*at, "do")), "no_target", "remove sits outside any list item")]
+    return []
+
+
+@dataclass(frozen=True)
 class StateRef:
     """A state key the view reads or writes, and the value repair declares it with."""
 
@@ -225,30 +454,60 @@ class StateRef:
 
 
 def state_references(spec: object) -> list[StateRef]:
-    """Every state key bound, conditioned on, interpolated or acted on, in document order."""
+    """Every state key bound, conditioned on, interpolated, filtered on or acted on."""
     refs: list[StateRef] = []
     for ref in walk(spec):
         node, path = ref.node, ref.path
         component = registry.get(node.get("t"))
-        cond = node.get("if")
-        if isinstance(cond, str) and condition_key(cond):
-            refs.append(StateRef((*path, "if"), condition_key(cond), False))
+        cond = expr.parse_condition(node.get("if"))
+        if cond is not None:
+            refs.append(StateRef((*path, "if"), cond.key, _condition_default(cond)))
         if component is None:
             continue
         for field in component.fields:
             value = node.get(field.name)
             where = (*path, field.name)
-            if field.kind == "key" and isinstance(value, str) and value:
-                refs.append(StateRef(where, value, component.bind_default))
+            if field.kind == "key" and isinstance(value, str) and NAME_PATTERN.fullmatch(value):
+                refs.append(StateRef(where, value, _bind_default(component, node)))
             elif field.kind == "text" and isinstance(value, str):
                 refs += [StateRef(where, key, "") for key in placeholders(value)]
-            elif field.kind == "action" and isinstance(value, dict):
-                action = actions.get(value.get("do"))
-                target = value.get("path")
-                if action is not None and isinstance(target, str) and target:
-                    default = _action_default(action, value.get("value"))
-                    refs.append(StateRef((*where, "path"), target, default))
+            elif field.kind == "filter" and isinstance(value, list):
+                for n, text in enumerate(value):
+                    clause = expr.parse_clause(text)
+                    if clause is not None and clause.key:
+                        refs.append(StateRef((*where, n), clause.key, ""))
+            elif field.kind == "action":
+                for i, one in _actions_at(value):
+                    at = where if i is None else (*where, i)
+                    refs += _action_refs(one, at)
     return refs
+
+
+def _condition_default(cond: expr.Condition) -> StateValue:
+    if not cond.op:
+        return False
+    return 0 if expr.NUMBER.fullmatch(cond.literal) else ""
+
+
+def _bind_default(component: Component, node: Mapping[str, Any]) -> StateValue:
+    if component.bind_default_from:
+        labels = node.get(component.bind_default_from)
+        if isinstance(labels, list) and labels and isinstance(labels[0], str):
+            return labels[0]
+        return ""
+    return component.bind_default
+
+
+def _action_refs(on: dict[str, Any], at: Path) -> list[StateRef]:
+    action = actions.get(on.get("do"))
+    target = on.get("path")
+    if action is None or not isinstance(target, str) or not NAME_PATTERN.fullmatch(target):
+        return []
+    if action.target == "data":
+        return []  # datasets are checked as references, not declared as state
+    if action.target == "tabs":
+        return []  # the tabs' own bind declares the key
+    return [StateRef((*at, "path"), target, _action_default(action, on.get("value")))]
 
 
 def _action_default(action: Action, value: object) -> StateValue:

@@ -33,10 +33,19 @@ def test_it_allows_exactly_the_inlined_scripts_and_style(signup: dict[str, Any])
     policy = csp_of(doc)
     scripts = re.findall(r"<script>(.*?)</script>", doc, re.S)
     styles = re.findall(r"<style>(.*?)</style>", doc, re.S)
-    assert len(scripts) == 2 and len(styles) == 1
+    assert len(scripts) == 3 and len(styles) == 1
     assert policy["script-src"] == [sha(s) for s in scripts]
     assert policy["style-src"] == [sha(styles[0])]
-    assert scripts == [assets.idiomorph_js(), assets.runtime_js()]
+    assert (
+        scripts
+        == assets.scripts()
+        == [
+            assets.idiomorph_js(),
+            assets.chartjs_js(),
+            assets.runtime_js(),
+        ]
+    )
+    assert styles == assets.styles()
 
 
 def test_it_has_a_strict_policy_before_anything_it_governs(signup: dict[str, Any]) -> None:

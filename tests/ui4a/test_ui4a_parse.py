@@ -53,3 +53,14 @@ def test_it_shows_placeholders_for_nodes_whose_type_has_not_arrived(scan: Any) -
     html = render_body(spec, partial=True)
     assert 'class="u4-pending"' in html
     assert 'class="u4-pending"' in render_body(parse_partial('{"root":{"t":"page","c":[{'))
+
+
+def test_it_shows_placeholders_for_data_that_has_not_arrived() -> None:
+    text = (
+        '{"root":{"t":"page","c":[{"t":"table","data":"orders"},'
+        '{"t":"chart","title":"Sales","data":"orders","x":"m","y":["v"]}]},"data":{"ord'
+    )
+    html = render_body(parse_partial(text), partial=True)
+    assert "Loading…" in html and "u4-chart-pending" in html
+    done = render_body(parse_partial(text + 'ers":[{"m":"Jan","v":3}]}}'), partial=True)
+    assert "Loading…" not in done and "u4-chart-pending" not in done and ">3</td>" in done

@@ -49,7 +49,10 @@ def spec_with(bad: str) -> dict[str, Any]:
 def test_it_keeps_hostile_strings_inert_in_the_body(bad: str, scan: Any) -> None:
     html = render_body(spec_with(bad))
     found = scan(html)
-    assert set(found.names()) <= {"div", "h1", "h2", "p", "section", "label", "input", "button"}
+    allowed = {"div", "h1", "h2", "p", "section", "label", "input", "button", "script"}
+    assert set(found.names()) <= allowed
+    # The one script is the datasets' inert JSON, never code.
+    assert [a.get("type") for t, a in found.tags if t == "script"] == ["application/json"]
     assert not any(name.startswith("on") for name in found.attr_names())
     assert not {"href", "src", "style", "autofocus"} & found.attr_names()
     # The text the model wrote comes back literally, after HTML decoding.
@@ -60,7 +63,8 @@ def test_it_keeps_hostile_strings_inert_in_the_body(bad: str, scan: Any) -> None
 def test_it_keeps_hostile_strings_inert_in_the_document(bad: str, scan: Any) -> None:
     doc = render_document(spec_with(bad))
     found = scan(doc)
-    assert found.names().count("script") == 3  # the state JSON, idiomorph, the runtime
+    # The data and state JSON, idiomorph, Chart.js, the runtime.
+    assert found.names().count("script") == 5
     assert found.names().count("style") == 1
     assert not any(name.startswith("on") for name in found.attr_names())
     state = re.search(r'<script type="application/json" id="ui4a-state">(.*?)</script>', doc, re.S)

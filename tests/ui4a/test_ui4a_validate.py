@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from ui4a import Problem, validate
+from ui4a.catalog import MAX_STATE_KEYS, SHORT_MAX
 
 
 def codes(spec: object) -> set[tuple[str, str]]:
@@ -34,7 +35,7 @@ def test_it_reports_wrong_types_missing_fields_and_bad_values(signup: dict[str, 
     card = signup["root"]["c"][1]
     card["c"][0]["label"] = 7
     del card["c"][1]["bind"]
-    card["c"][2]["kind"] = "url"
+    card["c"][2]["kind"] = "color"
     signup["root"]["c"][0]["level"] = True
     assert codes(signup) == {
         ("/root/c/1/c/0/label", "wrong_type"),
@@ -74,8 +75,8 @@ def test_it_reports_containers_nested_too_deep() -> None:
 def test_it_reports_too_many_children_and_state_keys_and_long_strings() -> None:
     kids = [{"t": "text", "text": "x"} for _ in range(9)]
     spec = {
-        "root": {"t": "page", "c": kids, "title": "T" * 81},
-        "state": {f"k{i}": i for i in range(13)},
+        "root": {"t": "page", "c": kids, "title": "T" * (SHORT_MAX + 1)},
+        "state": {f"k{i}": i for i in range(MAX_STATE_KEYS + 1)},
     }
     assert codes(spec) == {
         ("/root/c", "too_large"),

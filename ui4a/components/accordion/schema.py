@@ -1,0 +1,11 @@
+"""The accordion component (see `doc` below)."""
+
+from ui4a.catalog import Component, Field
+
+COMPONENT = Component(
+    name="accordion",
+    doc="Collapsible sections: child i is the body of the section titled `items[i]`.",
+    fields=(Field("items", "strs", required=True),),
+    children=True,
+    max_level=2,
+)

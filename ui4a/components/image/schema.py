@@ -1,0 +1,12 @@
+"""The image component: an image from an https: or data:image/ URL; `alt` describes it."""
+
+from ui4a.catalog import Component, Field
+
+COMPONENT = Component(
+    name="image",
+    doc="An image from an https: or data:image/ URL; `alt` describes it.",
+    fields=(
+        Field("src", "url", required=True),
+        Field("alt", "str", required=True),
+    ),
+)

@@ -1,0 +1,14 @@
+"""The progress component (see `doc` below)."""
+
+from ui4a.catalog import Component, Field
+
+COMPONENT = Component(
+    name="progress",
+    doc="A labelled progress bar: `value` of `max` (100), or the number at `bind`.",
+    fields=(
+        Field("label", "str", required=True),
+        Field("value", "num"),
+        Field("max", "num", default=100),
+        Field("bind", "key"),
+    ),
+)

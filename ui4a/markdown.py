@@ -1,0 +1,45 @@
+"""Markdown to HTML for the markdown component: a safe subset, then sanitized.
+
+markdown-it-py parses CommonMark with raw HTML off (tags come out as text) and images off;
+nh3 (the Ammonia sanitizer) then keeps only the tags below and https links, as a second wall.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import nh3
+from markdown_it import MarkdownIt
+
+TAGS = {
+    "p", "strong", "em", "code", "pre", "ul", "ol", "li", "a", "blockquote",
+    "h3", "h4", "h5", "h6", "hr", "br", "del",
+}  # fmt: skip
+
+
+@cache
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.disable(["image", "html_block", "html_inline"])
+    md.enable("strikethrough")
+    return md
+
+
+def _demote(html: str) -> str:
+    # A view's own headings own levels 1-2; markdown headings start at 3.
+    for level in (2, 1):
+        html = html.replace(f"<h{level}>", "<h3>").replace(f"</h{level}>", "</h3>")
+    return html
+
+
+def to_html(text: str) -> str:
+    """Sanitized HTML for markdown `text`; any link that is not https loses its href."""
+    rendered = _demote(_parser().render(text))
+    return nh3.clean(
+        rendered,
+        tags=TAGS,
+        attributes={"a": {"href"}},
+        url_schemes={"https"},
+        link_rel="noopener noreferrer nofollow",
+        strip_comments=True,
+    )
