@@ -13,7 +13,10 @@ from studio.services.generations import generation_create, generation_snapshot
 from studio.services.streaming import generation_run
 from tests.fakes import ScriptedFakeEngine
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("real_channel_layer")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("real_channel_layer"),
+]
 
 
 @pytest.fixture
