@@ -24,6 +24,16 @@ def real_channel_layer(settings: Any, redis_url: str) -> Iterator[None]:
 
 
 @pytest.fixture
+def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records enqueued generation ids instead of sending them to a broker nobody consumes."""
+    sent: list[str] = []
+    from studio import tasks
+
+    monkeypatch.setattr(tasks.run_generation, "delay", lambda gid: sent.append(gid))
+    return sent
+
+
+@pytest.fixture
 def spec_text() -> str:
     """A compact, valid spec, as the ui expert streams it."""
     spec = json.loads(Path(UI_EXAMPLE_PATH).read_text())

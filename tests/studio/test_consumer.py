@@ -19,15 +19,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    sent: list[str] = []
-    from studio import tasks
-
-    monkeypatch.setattr(tasks.run_generation, "delay", lambda gid: sent.append(gid))
-    return sent
-
-
 async def connected(query: str = "") -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(StudioConsumer.as_asgi(), f"/ws/studio/{query}")
     ok, _ = await communicator.connect()

@@ -19,16 +19,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Records enqueued task ids instead of sending them to a broker nobody consumes here."""
-    sent: list[str] = []
-    from studio import tasks
-
-    monkeypatch.setattr(tasks.run_generation, "delay", lambda gid: sent.append(gid))
-    return sent
-
-
 def create(prompt: str = "a login form", expert: str = "ui") -> Generation:
     return generation_create(prompt=prompt, expert=expert, project_id=Project.objects.create().id)
 
