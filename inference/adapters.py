@@ -41,7 +41,9 @@ def _write_untrained(name: str, base_dir: Path, target: Path, *, base_sha256: st
     torch.manual_seed(sorted(EXPERTS).index(name))
     base = AutoModelForCausalLM.from_pretrained(base_dir)
     config = LoraConfig(
-        r=UNTRAINED_RANK, lora_alpha=2 * UNTRAINED_RANK, target_modules=TARGET_MODULES,
+        r=UNTRAINED_RANK,
+        lora_alpha=2 * UNTRAINED_RANK,
+        target_modules=TARGET_MODULES,
         task_type="CAUSAL_LM",
     )
     peft_model = get_peft_model(base, config)
@@ -50,8 +52,11 @@ def _write_untrained(name: str, base_dir: Path, target: Path, *, base_sha256: st
     try:
         peft_model.save_pretrained(staging)
         manifest = {
-            "expert": name, "trained": False, "base_sha256": base_sha256,
-            "rank": UNTRAINED_RANK, "target_modules": TARGET_MODULES,
+            "expert": name,
+            "trained": False,
+            "base_sha256": base_sha256,
+            "rank": UNTRAINED_RANK,
+            "target_modules": TARGET_MODULES,
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))
         if target.exists():

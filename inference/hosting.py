@@ -32,9 +32,20 @@ def start_engine() -> Engine:
             settings = EngineSettings.from_env()
             log.info("starting the engine for %s (%s)", settings.profile, settings.model)
             _engine = VllmEngine(settings)
+            _warm_up(_engine)
             atexit.register(stop_engine)
             _chain_sigterm()
         return _engine
+
+
+def _warm_up(engine: Engine) -> None:
+    """Compile the UI4A grammar and cache the ui expert's system prompt before the first user
+    asks, so their first token is not spent on one-off work."""
+    from inference.prompts import request_for
+
+    request = request_for(request_id="warm-up", expert="ui", prompt="warm up", max_tokens=2)
+    for _ in engine.stream(request):
+        pass
 
 
 def install_engine(engine: Engine | None) -> None:

@@ -73,12 +73,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-CHANNEL_LAYERS = {
-    "default": {
+
+
+def channel_layer_config(redis_url: str) -> dict[str, object]:
+    """channels-redis blocks 5 s per receive; redis-py 8 also times sockets out after 5 s by
+    default, which kills idle consumers. A longer socket timeout keeps them alive."""
+    return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("MACARON_LAYER_PREFIX", "asgi")},
+        "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": 30}]},
     }
-}
+
+
+CHANNEL_LAYERS = {"default": channel_layer_config(REDIS_URL)}
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("MACARON_PROFILE", "macaron-tiny")

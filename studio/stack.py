@@ -83,8 +83,13 @@ class Stack:
         log_path = self.run_dir / f"{name}.log"
         log = log_path.open("ab")
         process = subprocess.Popen(
-            argv, cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
+            argv,
+            cwd=REPO_ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
         )
         service = Service(name, process, log_path)
         self.services.append(service)
@@ -95,10 +100,22 @@ class Stack:
         self.env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         if port_open(port):
             return None
-        service = self._spawn("redis", [
-            "redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-            "--appendonly", "no", "--dir", str(self.run_dir),
-        ])
+        service = self._spawn(
+            "redis",
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.run_dir),
+            ],
+        )
         _wait(lambda: port_open(port), service, timeout=20)
         return service
 
@@ -106,20 +123,47 @@ class Stack:
         ready = self.run_dir / f"{name}.ready"
         ready.unlink(missing_ok=True)
         env_queue = self.env.get("MACARON_PROFILE", "macaron-tiny")
-        service = self._spawn(name, [
-            sys.executable, "-m", "celery", "-A", "studio.celery", "worker", "-P", "threads",
-            "-c", str(concurrency), "-Q", env_queue, "-n", f"{name}@%h", "--without-gossip",
-            "--without-mingle", "--loglevel", "INFO",
-        ])
+        service = self._spawn(
+            name,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "studio.celery",
+                "worker",
+                "-P",
+                "threads",
+                "-c",
+                str(concurrency),
+                "-Q",
+                env_queue,
+                "-n",
+                f"{name}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel",
+                "INFO",
+            ],
+        )
         service.ready_file = ready
         return service
 
     def start_daphne(self, port: int) -> Service:
         self.http_port = port
-        service = self._spawn("daphne", [
-            sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-            "studio.asgi:application",
-        ])
+        service = self._spawn(
+            "daphne",
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "studio.asgi:application",
+            ],
+        )
         _wait(lambda: _http_ok(f"{self.url}/healthz"), service, timeout=60)
         return service
 

@@ -15,7 +15,9 @@ from studio.services.errors import InvalidRequest
 from studio.services.generations import generation_payload, generation_snapshot
 
 
-def _studio(request: HttpRequest, *, project_id: str, current: dict[str, Any] | None) -> HttpResponse:
+def _studio(
+    request: HttpRequest, *, project_id: str, current: dict[str, Any] | None
+) -> HttpResponse:
     spec = None
     if current and current.get("status") == "done":
         spec = current.get("spec")

@@ -70,7 +70,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     live = new_stack(run_dir, {"DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}"})
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=REPO, env=live.env, check=True,
+        cwd=REPO,
+        env=live.env,
+        check=True,
     )
     try:
         live.start_redis(free_port())

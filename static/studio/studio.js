@@ -3,6 +3,26 @@
 "use strict";
 
 (function () {
+  // Listen before the preview frame exists: its runtime announces itself as soon as it loads,
+  // which can be before the rest of this page has been parsed.
+  let frameReady = false;
+  let pendingView = null;
+  window.addEventListener("message", (event) => {
+    const frame = document.getElementById("preview");
+    if (!frame || event.source !== frame.contentWindow) return; // only our own preview frame
+    const data = event.data || {};
+    if (data.type === "ui4a.ready") {
+      frameReady = true;
+      if (pendingView) frame.contentWindow.postMessage(pendingView, "*");
+    }
+  });
+  document.addEventListener("DOMContentLoaded", () => studio(
+    () => frameReady,
+    (view) => { pendingView = view; },
+  ));
+})();
+
+function studio(isFrameReady, rememberView) {
   const form = document.getElementById("generate-form");
   const promptBox = document.getElementById("prompt");
   const expertBox = document.getElementById("expert");
@@ -21,8 +41,6 @@
   let socket = null;
   let retryDelay = 500;
   let current = null; // {id, text, seq, done}
-  let frameReady = false;
-  let pendingView = null;
 
   function showError(message) {
     errorBox.textContent = message;
@@ -44,9 +62,10 @@
   }
 
   function postView(html, state) {
-    pendingView = { type: "ui4a.render", html: html || "", state: state || {} };
-    if (frameReady) {
-      frame.contentWindow.postMessage(pendingView, "*"); // the frame's origin is opaque
+    const view = { type: "ui4a.render", html: html || "", state: state || {} };
+    rememberView(view);
+    if (isFrameReady()) {
+      frame.contentWindow.postMessage(view, "*"); // the frame's origin is opaque
     }
   }
 
@@ -181,15 +200,6 @@
     });
   }
 
-  window.addEventListener("message", (event) => {
-    if (event.source !== frame.contentWindow) return; // only our own preview frame
-    const data = event.data || {};
-    if (data.type === "ui4a.ready") {
-      frameReady = true;
-      if (pendingView) frame.contentWindow.postMessage(pendingView, "*");
-    }
-  });
-
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     clearError();
@@ -216,4 +226,4 @@
     }
   }
   connect();
-})();
+}

@@ -29,7 +29,9 @@ def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Gen
         )
     if expert not in EXPERTS:
         names = ", ".join(sorted(EXPERTS))
-        raise InvalidRequest("unknown_expert", f"Unknown expert {expert[:40]!r}; use one of {names}.")
+        raise InvalidRequest(
+            "unknown_expert", f"Unknown expert {expert[:40]!r}; use one of {names}."
+        )
     with transaction.atomic():
         project = Project.objects.filter(pk=project_id).first() if project_id else None
         if project is None:

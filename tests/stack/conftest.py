@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from studio.stack import Stack
 
@@ -36,5 +37,5 @@ class StudioClient:
 @pytest.fixture
 def studio_client(stack: Stack) -> Iterator[StudioClient]:
     ws_url = stack.url.replace("http://", "ws://") + "/ws/studio/"
-    with connect(ws_url, origin=stack.url, max_size=2**24) as connection:  # type: ignore[arg-type]
+    with connect(ws_url, origin=Origin(stack.url), max_size=2**24) as connection:
         yield StudioClient(connection)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
+from typing import Any
 
 import psutil
 import pytest
@@ -38,7 +39,9 @@ def test_it_generates_a_valid_ui_spec_under_the_schema(studio_client: StudioClie
     assert timings["time_to_first_token_s"] > 0
 
 
-def test_the_final_result_can_be_fetched_over_http(stack: Stack, studio_client: StudioClient) -> None:
+def test_the_final_result_can_be_fetched_over_http(
+    stack: Stack, studio_client: StudioClient
+) -> None:
     studio_client.send({"type": "generate", "prompt": "Say hi", "expert": "chat"})
     accepted = studio_client.receive()
     done = studio_client.until_done(accepted["generation"])[-1]
@@ -60,7 +63,7 @@ def test_concurrent_tasks_share_one_engine_and_run_together(studio_client: Studi
     for prompt, expert in prompts:
         studio_client.send({"type": "generate", "prompt": prompt, "expert": expert})
         ids.append(studio_client.receive()["generation"])
-    finals: dict[str, dict] = {}
+    finals: dict[str, dict[str, Any]] = {}
     deadline = time.monotonic() + 300
     while len(finals) < len(ids) and time.monotonic() < deadline:
         frame = studio_client.receive()
@@ -69,8 +72,10 @@ def test_concurrent_tasks_share_one_engine_and_run_together(studio_client: Studi
     assert set(finals) == set(ids)
     assert all(f["status"] == "done" for f in finals.values())
     # Every request was already decoding before any finished: one engine batched them.
-    first_token = [f["timings"]["queue_wait_s"] + f["timings"]["time_to_first_token_s"]
-                   for f in finals.values()]
+    first_token = [
+        f["timings"]["queue_wait_s"] + f["timings"]["time_to_first_token_s"]
+        for f in finals.values()
+    ]
     totals = [f["timings"]["total_s"] for f in finals.values()]
     assert max(first_token) < min(totals)
 
@@ -88,7 +93,7 @@ def test_sigterm_stops_the_worker_and_its_engine_process(
         assert any("EngineCore" in " ".join(c.cmdline()) or "VLLM" in c.name() for c in children)
         worker.process.terminate()  # SIGTERM to the worker alone, as a supervisor sends it
         worker.process.wait(timeout=120)
-        gone, alive = psutil.wait_procs(children, timeout=30)
+        _, alive = psutil.wait_procs(children, timeout=30)
         assert alive == [], [p.pid for p in alive]
     finally:
         second.stop()

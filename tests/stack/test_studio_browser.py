@@ -32,10 +32,11 @@ def test_a_prompt_becomes_a_live_interactive_view_that_survives_a_reload(
 ) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     preview = open_studio(page, stack)
     generate(page, SIGNUP)
 
-    views = []
+    views: list[str] = []
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         status = page.locator("#status").inner_text()
@@ -45,8 +46,9 @@ def test_a_prompt_becomes_a_live_interactive_view_that_survives_a_reload(
         if status.startswith(("Done", "Generation failed")):
             break
         time.sleep(0.05)
+    page.screenshot(path="test-artifacts/studio-streamed.png")
     assert status.startswith("Done"), status
-    assert len(views) >= 3, "the preview should change at least twice while streaming"
+    assert len(views) >= 3, f"the preview should change at least twice while streaming {errors}"
 
     # The finished view is interactive through its own state.
     root = preview.locator("#ui4a-root")
@@ -98,7 +100,8 @@ def test_the_preview_is_sandboxed_with_no_network(page: Page, stack: Stack) -> N
     assert "allow-same-origin" not in sandbox.split()
     frame = next(f for f in page.frames if f != page.main_frame)
     top_access = frame.evaluate(
-        "() => { try { return window.top.document.title; } catch (e) { return 'blocked: ' + e.name; } }"
+        "() => { try { return window.top.document.title; }"
+        " catch (e) { return 'blocked: ' + e.name; } }"
     )
     assert top_access.startswith("blocked")
     fetched = frame.evaluate(

@@ -13,16 +13,10 @@ from studio.consumers import StudioConsumer
 from studio.services.streaming import generation_run
 from tests.fakes import ScriptedFakeEngine
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("real_channel_layer")]
-
-
-@pytest.fixture
-def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    sent: list[str] = []
-    from studio import tasks
-
-    monkeypatch.setattr(tasks.run_generation, "delay", lambda gid: sent.append(gid))
-    return sent
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("real_channel_layer"),
+]
 
 
 async def connected(query: str = "") -> WebsocketCommunicator:
@@ -144,3 +138,12 @@ async def test_a_second_tab_on_the_project_follows_the_stream(
     assert frames[-1]["generation"] == again["generation"]
     await first.disconnect()
     await second.disconnect()
+
+
+async def test_an_idle_connection_outlives_the_redis_socket_timeout(enqueued: list[str]) -> None:
+    """redis-py's 5 s default socket timeout once killed consumers idle for 6 s."""
+    communicator = await connected()
+    await asyncio.sleep(7)
+    await communicator.send_json_to({"type": "generate", "prompt": "a login form"})
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "generation.accepted"
+    await communicator.disconnect()

@@ -13,17 +13,10 @@ from studio.services.generations import generation_create, generation_snapshot
 from studio.services.streaming import generation_run
 from tests.fakes import ScriptedFakeEngine
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("real_channel_layer")]
-
-
-@pytest.fixture
-def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Records enqueued task ids instead of sending them to a broker nobody consumes here."""
-    sent: list[str] = []
-    from studio import tasks
-
-    monkeypatch.setattr(tasks.run_generation, "delay", lambda gid: sent.append(gid))
-    return sent
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("real_channel_layer"),
+]
 
 
 def create(prompt: str = "a login form", expert: str = "ui") -> Generation:

@@ -19,4 +19,6 @@ class Command(BaseCommand):
         ensure_untrained_adapters(
             model_dir, adapter_home(), base_sha256=GGUF_SHA256, log=self.stdout.write
         )
-        self.stdout.write(self.style.SUCCESS(f"model and adapters ready under {model_dir.parent.parent}"))
+        self.stdout.write(
+            self.style.SUCCESS(f"model and adapters ready under {model_dir.parent.parent}")
+        )

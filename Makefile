@@ -1,0 +1,24 @@
+# One command each: `make run` serves the studio, `make test` checks everything from scratch.
+# Both install what is missing first (apt packages, the venv, npm packages, the default model).
+.PHONY: setup run test lint unit bench clean
+
+PY := .venv/bin/python
+
+setup:
+	scripts/setup.sh
+
+run: setup
+	$(PY) manage.py runstack
+
+lint: setup
+	.venv/bin/pre-commit run --all-files --show-diff-on-failure
+
+unit: setup
+	$(PY) -m pytest -m "not stack and not browser" -q
+
+test: setup lint
+	mkdir -p test-artifacts
+	$(PY) -m pytest -q
+
+clean:
+	rm -rf var/run test-artifacts .pytest_cache .mypy_cache .ruff_cache

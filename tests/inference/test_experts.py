@@ -1,0 +1,49 @@
+"""Experts: public names, untrained adapters that are real peft adapters, and request shapes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import ui4a
+from inference.experts import EXPERTS, UnknownExpert, adapter_dir, expert_summary
+from inference.prompts import UI_EXAMPLE_PATH, request_for
+
+
+def test_the_four_experts_have_real_untrained_peft_adapters() -> None:
+    assert sorted(EXPERTS) == ["agent", "chat", "coding", "ui"]
+    for name in EXPERTS:
+        folder = adapter_dir(name)
+        config = json.loads((folder / "adapter_config.json").read_text())
+        assert config["peft_type"] == "LORA"
+        assert (folder / "adapter_model.safetensors").is_file()
+        assert expert_summary(name) == {
+            "name": name,
+            "purpose": EXPERTS[name].purpose,
+            "trained": False,
+            "adapter_ready": True,
+        }
+
+
+def test_the_ui_expert_decodes_under_the_ui4a_schema() -> None:
+    request = request_for(request_id="r", expert="ui", prompt="a login form", max_tokens=50)
+    assert request.json_schema == ui4a.json_schema()
+    assert request.messages[-1].content == "a login form"
+    text = request_for(request_id="r", expert="chat", prompt="hi", max_tokens=50)
+    assert text.json_schema is None
+
+
+def test_the_shared_system_prompt_is_byte_identical_across_requests() -> None:
+    first = request_for(request_id="a", expert="ui", prompt="one", max_tokens=5)
+    second = request_for(request_id="b", expert="ui", prompt="two", max_tokens=5)
+    assert first.messages[0] == second.messages[0]  # so the prefix cache can keep it
+
+
+def test_the_few_shot_example_is_a_valid_spec() -> None:
+    assert ui4a.validate(json.loads(UI_EXAMPLE_PATH.read_text())) == []
+
+
+def test_unknown_experts_are_refused() -> None:
+    with pytest.raises(UnknownExpert):
+        request_for(request_id="r", expert="poet", prompt="x", max_tokens=5)

@@ -1,0 +1,48 @@
+"""The studio's pages and JSON endpoint: sandboxed preview, CSP, persisted results."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.test import Client
+
+from studio.models import Generation, Project
+from studio.services.streaming import generation_run
+from tests.fakes import ScriptedFakeEngine
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("real_channel_layer"),
+]
+
+
+def test_the_studio_page_has_a_sandboxed_preview_and_a_strict_policy(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'sandbox="allow-scripts allow-forms"' in html
+    assert "allow-same-origin" not in html
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'self'" in policy
+    assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
+    assert "ui (untrained)" in html  # experts are marked untrained until they are trained
+
+
+def test_a_project_page_shows_its_finished_view(client: Client, spec_text: str) -> None:
+    project = Project.objects.create()
+    generation = Generation.objects.create(project=project, prompt="a newsletter", expert="ui")
+    generation_run(generation_id=generation.id, engine=ScriptedFakeEngine(spec_text))
+    response = client.get(f"/p/{project.id}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Join our newsletter" in html  # rendered into the frame's srcdoc
+    assert "a newsletter" in html
+
+
+def test_unknown_projects_and_generations_are_404s(client: Client) -> None:
+    assert client.get(f"/p/{uuid.uuid4()}/").status_code == 404
+    response = client.get(f"/api/generations/{uuid.uuid4()}")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "unknown_generation"
+    assert client.get("/api/generations/not-a-uuid").status_code == 404
