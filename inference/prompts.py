@@ -27,6 +27,9 @@ TEXT_SYSTEM_PROMPTS = {
 
 
 def ui_system_prompt() -> str:
+    """Short on purpose: the untrained 135M model follows a short prompt and one example best.
+    Listing the whole v1 catalog here made it drift (the sign-up prompt lost its checkbox and
+    its state-driven text); the trained ui expert learns the catalog from data instead."""
     example = json.dumps(json.loads(UI_EXAMPLE_PATH.read_text()), separators=(",", ":"))
     return (
         "You are Macaron's UI expert. You write UI4A specs: compact JSON describing an "

@@ -7,6 +7,7 @@
   // which can be before the rest of this page has been parsed.
   let frameReady = false;
   let pendingView = null;
+  let showState = null; // set once the page is parsed
   window.addEventListener("message", (event) => {
     const frame = document.getElementById("preview");
     if (!frame || event.source !== frame.contentWindow) return; // only our own preview frame
@@ -14,12 +15,15 @@
     if (data.type === "ui4a.ready") {
       frameReady = true;
       if (pendingView) frame.contentWindow.postMessage(pendingView, "*");
+    } else if (data.type === "ui4a.state" && showState) {
+      showState(data.state);
     }
   });
-  document.addEventListener("DOMContentLoaded", () => studio(
-    () => frameReady,
-    (view) => { pendingView = view; },
-  ));
+  document.addEventListener("DOMContentLoaded", () => {
+    const stateBox = document.getElementById("view-state");
+    showState = (state) => { stateBox.textContent = JSON.stringify(state, null, 2); };
+    studio(() => frameReady, (view) => { pendingView = view; });
+  });
 })();
 
 function studio(isFrameReady, rememberView) {

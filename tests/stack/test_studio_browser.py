@@ -52,10 +52,14 @@ def test_a_prompt_becomes_a_live_interactive_view_that_survives_a_reload(
 
     # The finished view is interactive through its own state.
     root = preview.locator("#ui4a-root")
+    state = page.get_by_label("View state")
     before = root.inner_text()
     preview.get_by_role("textbox").first.fill("Ada")
+    expect(state).to_contain_text('"Ada"')  # the frame reports its own state
+    state_after_typing = state.inner_text()
     preview.get_by_role("button").first.click()
-    expect(root).not_to_have_text(before)
+    expect(state).not_to_have_text(state_after_typing)
+    expect(root).not_to_have_text(before)  # and the view shows it
     page.screenshot(path="test-artifacts/studio-after-interaction.png")
 
     # Reload: the project URL brings the finished result back.

@@ -21,7 +21,7 @@ pytestmark = [
 
 async def connected(query: str = "") -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(StudioConsumer.as_asgi(), f"/ws/studio/{query}")
-    ok, _ = await communicator.connect()
+    ok, _ = await communicator.connect(timeout=10)
     assert ok
     return communicator
 
