@@ -70,8 +70,9 @@ class VllmEngine:
 
     def prompt_for(self, request: GenerationRequest) -> str:
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
+        extra: dict[str, Any] = {"tools": list(request.tools)} if request.tools else {}
         text = self._tokenizer.apply_chat_template(
-            messages, tokenize=False, add_generation_prompt=True
+            messages, tokenize=False, add_generation_prompt=True, **extra
         )
         return str(text)
 
@@ -92,6 +93,8 @@ class VllmEngine:
         return SamplingParams(
             max_tokens=request.max_tokens,
             temperature=request.temperature,
+            top_p=request.top_p,
+            stop=list(request.stop) or None,
             output_kind=RequestOutputKind.DELTA,
             structured_outputs=structured,
         )

@@ -24,7 +24,9 @@ def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     sent: list[str] = []
     from studio import tasks
 
-    monkeypatch.setattr(tasks.run_generation, "delay", lambda gid: sent.append(gid))
+    monkeypatch.setattr(
+        tasks.run_generation, "apply_async", lambda args, queue: sent.append(args[0])
+    )
     return sent
 
 

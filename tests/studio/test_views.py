@@ -11,7 +11,10 @@ from studio.models import Generation, Project
 from studio.services.streaming import generation_run
 from tests.fakes import ScriptedFakeEngine
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("real_channel_layer")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("real_channel_layer"),
+]
 
 
 def test_the_studio_page_has_a_sandboxed_preview_and_a_strict_policy(client: Client) -> None:
