@@ -84,10 +84,12 @@ def explicit(expert: str) -> Routing:
 
 
 def route(text: str) -> Routing:
-    """Score `ui` against `chat` by keyword hits; ties go to chat."""
+    """Score `ui` against `chat` by keyword hits (a question counts for chat); ties go to chat."""
     words = re.findall(r"[a-z][a-z-]*", text.lower())
     ui = float(sum(word in UI_WORDS for word in words))
     chat = CHAT_PRIOR + sum(word in CHAT_WORDS for word in words)
+    if text.rstrip().endswith("?"):  # asking about an interface is not asking for one
+        chat += 1
     total = ui + chat
     scores = {"ui": round(ui / total, 3), "chat": round(chat / total, 3)}
     expert = "ui" if scores["ui"] > scores["chat"] else "chat"
