@@ -101,7 +101,7 @@ class VllmEngine:
 
     async def _produce(self, request: GenerationRequest, out: queue.Queue[object]) -> None:
         try:
-            tokens = 0
+            tokens = prompt_tokens = 0
             stream: AsyncIterator[Any] = self._llm.generate(
                 self.prompt_for(request),
                 self._sampling_params(request),
@@ -114,7 +114,9 @@ class VllmEngine:
                 reason = completion.finish_reason if output.finished else None
                 if output.finished and reason is None:
                     reason = "abort"
-                out.put(Delta(completion.text, tokens, reason))
+                # With delta outputs only some carry the prompt's ids; keep the count once seen.
+                prompt_tokens = len(output.prompt_token_ids or ()) or prompt_tokens
+                out.put(Delta(completion.text, tokens, reason, prompt_tokens))
         except BaseException as exc:  # handed to the consuming thread, which re-raises
             out.put(exc)
         finally:

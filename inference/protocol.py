@@ -34,6 +34,7 @@ class Delta:
     text: str
     tokens: int
     finish_reason: str | None = None  # "stop", "length" or "abort" on the last delta
+    prompt_tokens: int = 0  # the prompt's length in tokens, once the engine has said it
 
     @property
     def finished(self) -> bool:

@@ -62,6 +62,7 @@ class Generation(models.Model):
     error = models.TextField(blank=True, default="")
     finish_reason = models.CharField(max_length=16, blank=True, default="")
     tokens = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)  # the whole templated prompt
     queued_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     first_token_at = models.DateTimeField(null=True, blank=True)

@@ -33,7 +33,12 @@ def _head(result: CompletionResult, kind: str) -> dict[str, Any]:
 
 
 def _extras(result: CompletionResult, view_url: str | None) -> dict[str, Any]:
-    extras: dict[str, Any] = {"usage": {"completion_tokens": result.tokens}}
+    usage = {
+        "prompt_tokens": result.prompt_tokens,
+        "completion_tokens": result.tokens,
+        "total_tokens": result.prompt_tokens + result.tokens,
+    }
+    extras: dict[str, Any] = {"usage": usage}
     extras["timings"] = result.timings
     if result.expert == "ui":
         extras.update(view_url=view_url, spec=result.spec, problems=result.problems)

@@ -36,6 +36,7 @@ class CompletionResult:
     failed: bool
     error: str
     tokens: int
+    prompt_tokens: int
     spec: dict[str, Any] | None
     problems: list[dict[str, Any]]
     timings: dict[str, Any]
@@ -125,6 +126,7 @@ def _result(generation: Generation) -> CompletionResult:
         failed=generation.finish_reason == "error",
         error=generation.error,
         tokens=generation.tokens,
+        prompt_tokens=generation.prompt_tokens,
         spec=generation.spec,
         problems=list(generation.problems),
         timings=generation.timings(),

@@ -36,6 +36,7 @@ class _Batcher:
         self.text = ""
         self.pending = ""
         self.tokens = 0
+        self.prompt_tokens = 0
         self.seq = 0
         self.last_flush = 0.0
         self.first_token_at: Any = None
@@ -44,6 +45,7 @@ class _Batcher:
         self.text += delta.text
         self.pending += delta.text
         self.tokens = delta.tokens
+        self.prompt_tokens = delta.prompt_tokens or self.prompt_tokens
         if self.first_token_at is None and delta.tokens:
             self.first_token_at = timezone.now()
             Generation.objects.filter(pk=self.generation.pk).update(
@@ -144,6 +146,7 @@ def _finish(generation: Generation, batcher: _Batcher, *, finish_reason: str, er
     generation.text = batcher.text
     generation.seq = batcher.seq
     generation.tokens = batcher.tokens
+    generation.prompt_tokens = batcher.prompt_tokens
     generation.first_token_at = batcher.first_token_at
     generation.finish_reason = finish_reason
     generation.finished_at = timezone.now()

@@ -58,6 +58,8 @@ async def test_it_answers_in_the_chat_completion_format(fake_worker: FakeWorker,
         "content": "Hello from the fake engine.",
     }
     assert body["choices"][0]["finish_reason"] == "stop"
+    usage = body["usage"]
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"] > 0
     assert body["router"] == "coding"
     assert body["routing"] == {"expert": "coding", "mode": "explicit"}
     assert response["x-macaron-expert"] == "coding"
