@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -47,10 +48,17 @@ def _authenticate(request: HttpRequest) -> ApiKey:
 
 def _body(request: HttpRequest) -> bytes:
     limit = settings.MACARON_API_MAX_BODY_BYTES
+    too_large = TooLarge("request_too_large", f"Request bodies are limited to {limit} bytes.")
     declared = request.headers.get("Content-Length", "0")
-    if (declared.isdigit() and int(declared) > limit) or len(request.body) > limit:
-        raise TooLarge("request_too_large", f"Request bodies are limited to {limit} bytes.")
-    return request.body
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large  # refused before reading it
+    try:
+        body = request.body
+    except RequestDataTooBig:  # Django's own, larger limit
+        raise too_large from None
+    if len(body) > limit:
+        raise too_large
+    return body
 
 
 def _view_url(request: HttpRequest, result: CompletionResult) -> str | None:
