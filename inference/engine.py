@@ -70,8 +70,9 @@ class VllmEngine:
 
     def prompt_for(self, request: GenerationRequest) -> str:
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
+        extra: dict[str, Any] = {"tools": list(request.tools)} if request.tools else {}
         text = self._tokenizer.apply_chat_template(
-            messages, tokenize=False, add_generation_prompt=True
+            messages, tokenize=False, add_generation_prompt=True, **extra
         )
         return str(text)
 
@@ -92,13 +93,15 @@ class VllmEngine:
         return SamplingParams(
             max_tokens=request.max_tokens,
             temperature=request.temperature,
+            top_p=request.top_p,
+            stop=list(request.stop) or None,
             output_kind=RequestOutputKind.DELTA,
             structured_outputs=structured,
         )
 
     async def _produce(self, request: GenerationRequest, out: queue.Queue[object]) -> None:
         try:
-            tokens = 0
+            tokens = prompt_tokens = 0
             stream: AsyncIterator[Any] = self._llm.generate(
                 self.prompt_for(request),
                 self._sampling_params(request),
@@ -111,7 +114,9 @@ class VllmEngine:
                 reason = completion.finish_reason if output.finished else None
                 if output.finished and reason is None:
                     reason = "abort"
-                out.put(Delta(completion.text, tokens, reason))
+                # With delta outputs only some carry the prompt's ids; keep the count once seen.
+                prompt_tokens = len(output.prompt_token_ids or ()) or prompt_tokens
+                out.put(Delta(completion.text, tokens, reason, prompt_tokens))
         except BaseException as exc:  # handed to the consuming thread, which re-raises
             out.put(exc)
         finally:

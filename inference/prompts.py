@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from inference.experts import get_expert
 from inference.protocol import GenerationRequest, Message
@@ -41,21 +42,46 @@ def ui_system_prompt() -> str:
     )
 
 
-def request_for(*, request_id: str, expert: str, prompt: str, max_tokens: int) -> GenerationRequest:
+def system_prompt(expert: str) -> str:
     get_expert(expert)  # raises UnknownExpert for names that are not registered
+    return ui_system_prompt() if expert == "ui" else TEXT_SYSTEM_PROMPTS[expert]
+
+
+def request_for(*, request_id: str, expert: str, prompt: str, max_tokens: int) -> GenerationRequest:
+    return chat_request_for(
+        request_id=request_id,
+        expert=expert,
+        messages=(Message("user", prompt),),
+        max_tokens=max_tokens,
+    )
+
+
+def chat_request_for(
+    *,
+    request_id: str,
+    expert: str,
+    messages: tuple[Message, ...],
+    max_tokens: int,
+    temperature: float = 0.0,
+    top_p: float = 1.0,
+    stop: tuple[str, ...] = (),
+    tools: tuple[dict[str, Any], ...] | None = None,
+) -> GenerationRequest:
+    """A conversation for an expert: its system prompt first (the shared, cached prefix), then
+    the caller's messages, system ones included, in their order."""
+    json_schema = None
     if expert == "ui":
         import ui4a
 
-        return GenerationRequest(
-            request_id=request_id,
-            expert=expert,
-            messages=(Message("system", ui_system_prompt()), Message("user", prompt)),
-            max_tokens=max_tokens,
-            json_schema=ui4a.json_schema(),
-        )
+        json_schema = ui4a.json_schema()
     return GenerationRequest(
         request_id=request_id,
         expert=expert,
-        messages=(Message("system", TEXT_SYSTEM_PROMPTS[expert]), Message("user", prompt)),
+        messages=(Message("system", system_prompt(expert)), *messages),
         max_tokens=max_tokens,
+        temperature=temperature,
+        top_p=top_p,
+        stop=stop,
+        json_schema=json_schema,
+        tools=tools,
     )

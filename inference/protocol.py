@@ -20,7 +20,11 @@ class GenerationRequest:
     messages: tuple[Message, ...]
     max_tokens: int = 512
     temperature: float = 0.0
+    top_p: float = 1.0
+    stop: tuple[str, ...] = ()
     json_schema: dict[str, Any] | None = field(default=None, compare=False)
+    # OpenAI-style tool definitions, handed to the chat template (nothing executes them here).
+    tools: tuple[dict[str, Any], ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,7 @@ class Delta:
     text: str
     tokens: int
     finish_reason: str | None = None  # "stop", "length" or "abort" on the last delta
+    prompt_tokens: int = 0  # the prompt's length in tokens, once the engine has said it
 
     @property
     def finished(self) -> bool:

@@ -30,6 +30,11 @@ def project_group(project_id: uuid.UUID | str) -> str:
     return f"project.{project_id}"
 
 
+def generation_group(generation_id: uuid.UUID | str) -> str:
+    """The group of one API generation, which has no project; its HTTP request listens there."""
+    return f"generation.{generation_id}"
+
+
 class BadMessage(ValueError):
     """A client message that cannot be taken; `code` is stable, the text is for people."""
 

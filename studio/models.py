@@ -1,4 +1,5 @@
-"""Projects and their generations (turns). A generation row holds the final text and timings."""
+"""Projects, their generations (turns) and API keys. A generation row holds the final text and
+timings; API generations have no project but an API key, and carry the caller's messages."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import uuid
 from typing import Any
 
 from django.db import models
+
+from inference.settings import DEFAULT_PROFILE
 
 
 class Project(models.Model):
@@ -16,6 +19,19 @@ class Project(models.Model):
         return f"project {self.id}"
 
 
+class ApiKey(models.Model):
+    """A Bearer key for the HTTP API. Only its sha256 is stored; the prefix identifies it."""
+
+    name = models.CharField(max_length=100, blank=True, default="")
+    prefix = models.CharField(max_length=16, unique=True)
+    key_hash = models.CharField(max_length=64)
+    revoked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"api key {self.prefix}… ({'revoked' if self.revoked else 'active'})"
+
+
 class Generation(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -24,7 +40,17 @@ class Generation(models.Model):
         FAILED = "failed"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    project = models.ForeignKey(Project, related_name="generations", on_delete=models.CASCADE)
+    project = models.ForeignKey(
+        Project, related_name="generations", on_delete=models.CASCADE, null=True, blank=True
+    )
+    api_key = models.ForeignKey(
+        ApiKey, related_name="generations", on_delete=models.CASCADE, null=True, blank=True
+    )
+    profile = models.CharField(max_length=64, default=DEFAULT_PROFILE)  # also its Celery queue
+    # API generations: the caller's conversation, sampling options and how the expert was chosen.
+    messages = models.JSONField(default=list, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    routing = models.JSONField(null=True, blank=True)
     prompt = models.TextField()
     expert = models.CharField(max_length=64)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
@@ -36,6 +62,7 @@ class Generation(models.Model):
     error = models.TextField(blank=True, default="")
     finish_reason = models.CharField(max_length=16, blank=True, default="")
     tokens = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)  # the whole templated prompt
     queued_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     first_token_at = models.DateTimeField(null=True, blank=True)

@@ -1,4 +1,4 @@
-"""The studio page's Content-Security-Policy.
+"""Content-Security-Policies: the studio page's, and a standalone view's.
 
 The preview is a srcdoc frame, and srcdoc documents inherit their parent's policy on top of
 their own; so the studio allows exactly the view's inline scripts and styles (as listed by
@@ -21,6 +21,17 @@ def studio_policy() -> str:
         f"default-src 'self'; script-src 'self' {scripts}; style-src 'self' {style}; "
         "img-src 'self' https: data:; connect-src 'self'; frame-src 'self'; "
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+
+
+def view_policy() -> str:
+    """A standalone view's header policy: its meta policy's rules (no network, our runtime
+    only), no framing, and a CSP sandbox so even a top-level view gets an opaque origin."""
+    styles = [assets.view_css()]
+    scripts = [assets.idiomorph_js(), assets.runtime_js()]
+    return (
+        f"{assets.content_security_policy(scripts, styles)}; frame-ancestors 'none'; "
+        "sandbox allow-scripts allow-forms"
     )
 
 

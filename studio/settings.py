@@ -109,6 +109,17 @@ MACARON_UI_MAX_TOKENS = int(os.environ.get("MACARON_UI_MAX_TOKENS", "700"))
 MACARON_TEXT_MAX_TOKENS = int(os.environ.get("MACARON_TEXT_MAX_TOKENS", "300"))
 MACARON_BATCH_SECONDS = float(os.environ.get("MACARON_BATCH_SECONDS", "0.1"))
 
+# The HTTP API (/v1/): which profiles have workers here, and what one key may ask for.
+MACARON_SERVED_PROFILES = os.environ.get(
+    "MACARON_SERVED_PROFILES", CELERY_TASK_DEFAULT_QUEUE
+).split(",")
+MACARON_API_MAX_BODY_BYTES = int(os.environ.get("MACARON_API_MAX_BODY_BYTES", "65536"))
+MACARON_API_MAX_INPUT_CHARS = int(os.environ.get("MACARON_API_MAX_INPUT_CHARS", "8000"))
+MACARON_API_MAX_TOKENS = int(os.environ.get("MACARON_API_MAX_TOKENS", "2048"))
+MACARON_API_RATE_PER_MINUTE = int(os.environ.get("MACARON_API_RATE_PER_MINUTE", "60"))
+MACARON_API_MAX_CONCURRENT = int(os.environ.get("MACARON_API_MAX_CONCURRENT", "4"))
+MACARON_API_TIMEOUT_SECONDS = float(os.environ.get("MACARON_API_TIMEOUT_SECONDS", "600"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

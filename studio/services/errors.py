@@ -1,8 +1,37 @@
-"""The one error type services raise for bad requests: a stable code plus a readable message."""
+"""The error types services raise for requests they refuse: a stable code plus a readable message.
+
+Subclasses say why (not authenticated, not found, too large, rate limited), so the HTTP layer
+can map each to its status without services knowing about HTTP.
+"""
+
+from __future__ import annotations
 
 
 class InvalidRequest(ValueError):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, param: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.param = param  # the request field at fault, when there is one
+
+
+class NotAuthenticated(InvalidRequest):
+    """No key, a bad key, a revoked key, or a key sent where it must not be."""
+
+
+class NotFound(InvalidRequest):
+    """An unknown (or unserved) model, expert or generation; other keys' things included."""
+
+
+class TooLarge(InvalidRequest):
+    """The request body is over the limit."""
+
+
+class RateLimited(InvalidRequest):
+    def __init__(self, code: str, message: str, *, retry_after: int) -> None:
+        super().__init__(code, message)
+        self.retry_after = retry_after
+
+
+class EngineFailed(InvalidRequest):
+    """The generation ran but failed (or did not finish in time); the caller may retry."""

@@ -36,17 +36,23 @@ def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Gen
         project = Project.objects.filter(pk=project_id).first() if project_id else None
         if project is None:
             raise InvalidRequest("unknown_project", "That project does not exist.")
-        generation = Generation.objects.create(project=project, prompt=prompt, expert=expert)
-        transaction.on_commit(lambda: _enqueue(generation))
+        generation = Generation.objects.create(
+            project=project,
+            prompt=prompt,
+            expert=expert,
+            profile=settings.CELERY_TASK_DEFAULT_QUEUE,
+        )
+        transaction.on_commit(lambda: generation_enqueue(generation))
     return generation
 
 
-def _enqueue(generation: Generation) -> None:
+def generation_enqueue(generation: Generation) -> None:
+    """Hand a committed generation to its profile's queue; call it from `on_commit`."""
     from studio.services.streaming import generation_fail
     from studio.tasks import run_generation
 
     try:
-        run_generation.delay(str(generation.id))
+        run_generation.apply_async((str(generation.id),), queue=generation.profile)
     except Exception:
         log.exception("could not enqueue generation %s", generation.id)
         generation_fail(
@@ -57,7 +63,8 @@ def _enqueue(generation: Generation) -> None:
 
 def generation_snapshot(*, generation_id: uuid.UUID) -> dict[str, Any]:
     """Everything a client needs to (re)draw a generation, whatever it has missed."""
-    generation = Generation.objects.filter(pk=generation_id).first()
+    # API generations belong to their key: the studio's open endpoint never shows them.
+    generation = Generation.objects.filter(pk=generation_id, api_key__isnull=True).first()
     if generation is None:
         raise InvalidRequest("unknown_generation", "That generation does not exist.")
     return generation_payload(generation)
@@ -66,7 +73,7 @@ def generation_snapshot(*, generation_id: uuid.UUID) -> dict[str, Any]:
 def generation_payload(generation: Generation) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "generation": str(generation.id),
-        "project": str(generation.project_id),
+        "project": str(generation.project_id) if generation.project_id else None,
         "prompt": generation.prompt,
         "expert": generation.expert,
         "status": generation.status,

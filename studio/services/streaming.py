@@ -16,8 +16,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from inference import hosting
-from inference.prompts import request_for
-from inference.protocol import Delta, Engine
+from inference.prompts import chat_request_for, request_for
+from inference.protocol import Delta, Engine, GenerationRequest, Message
 from studio import messages
 from studio.models import Generation
 from studio.services.broadcast import group_send
@@ -31,11 +31,12 @@ class _Batcher:
 
     def __init__(self, generation: Generation, interval: float) -> None:
         self.generation = generation
-        self.group = messages.project_group(generation.project_id)
+        self.group = watchers_group(generation)
         self.interval = interval
         self.text = ""
         self.pending = ""
         self.tokens = 0
+        self.prompt_tokens = 0
         self.seq = 0
         self.last_flush = 0.0
         self.first_token_at: Any = None
@@ -44,6 +45,7 @@ class _Batcher:
         self.text += delta.text
         self.pending += delta.text
         self.tokens = delta.tokens
+        self.prompt_tokens = delta.prompt_tokens or self.prompt_tokens
         if self.first_token_at is None and delta.tokens:
             self.first_token_at = timezone.now()
             Generation.objects.filter(pk=self.generation.pk).update(
@@ -67,11 +69,19 @@ class _Batcher:
             "delta": self.pending,
             "tokens": self.tokens,
         }
-        if self.generation.expert == "ui":
+        if self.generation.expert == "ui" and self.generation.project_id:
+            # Only the studio draws partial views; API callers get the text alone.
             message.update(view_payload(self.text))
         group_send(self.group, message)
         self.pending = ""
         self.last_flush = time.monotonic()
+
+
+def watchers_group(generation: Generation) -> str:
+    """Studio generations stream to their project's group, API generations to their own."""
+    if generation.project_id:
+        return messages.project_group(generation.project_id)
+    return messages.generation_group(generation.pk)
 
 
 def generation_run(*, generation_id: uuid.UUID | str, engine: Engine | None = None) -> None:
@@ -87,13 +97,7 @@ def generation_run(*, generation_id: uuid.UUID | str, engine: Engine | None = No
     batcher = _Batcher(generation, settings.MACARON_BATCH_SECONDS)
     finish_reason = ""
     try:
-        request = request_for(
-            request_id=str(generation.pk),
-            expert=generation.expert,
-            prompt=generation.prompt,
-            max_tokens=_max_tokens(generation.expert),
-        )
-        for delta in engine.stream(request):
+        for delta in engine.stream(_engine_request(generation)):
             batcher.add(delta)
             finish_reason = delta.finish_reason or finish_reason
         batcher.flush()
@@ -111,6 +115,27 @@ def generation_fail(*, generation_id: uuid.UUID | str, error: str) -> None:
     _finish(generation, _Batcher(generation, 0), finish_reason="error", error=error)
 
 
+def _engine_request(generation: Generation) -> GenerationRequest:
+    if not generation.messages:  # a studio turn: one prompt
+        return request_for(
+            request_id=str(generation.pk),
+            expert=generation.expert,
+            prompt=generation.prompt,
+            max_tokens=_max_tokens(generation.expert),
+        )
+    options = generation.options
+    return chat_request_for(
+        request_id=str(generation.pk),
+        expert=generation.expert,
+        messages=tuple(Message(m["role"], m["content"]) for m in generation.messages),
+        max_tokens=int(options.get("max_tokens") or _max_tokens(generation.expert)),
+        temperature=float(options.get("temperature", 0.0)),
+        top_p=float(options.get("top_p", 1.0)),
+        stop=tuple(options.get("stop") or ()),
+        tools=tuple(options["tools"]) if options.get("tools") else None,
+    )
+
+
 def _max_tokens(expert: str) -> int:
     if expert == "ui":
         return int(settings.MACARON_UI_MAX_TOKENS)
@@ -121,6 +146,7 @@ def _finish(generation: Generation, batcher: _Batcher, *, finish_reason: str, er
     generation.text = batcher.text
     generation.seq = batcher.seq
     generation.tokens = batcher.tokens
+    generation.prompt_tokens = batcher.prompt_tokens
     generation.first_token_at = batcher.first_token_at
     generation.finish_reason = finish_reason
     generation.finished_at = timezone.now()
@@ -137,6 +163,6 @@ def _finish(generation: Generation, batcher: _Batcher, *, finish_reason: str, er
     from studio.services.generations import generation_payload
 
     group_send(
-        messages.project_group(generation.project_id),
+        watchers_group(generation),
         {"type": messages.GENERATION_DONE, **generation_payload(generation)},
     )

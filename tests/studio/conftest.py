@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,9 @@ def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     sent: list[str] = []
     from studio import tasks
 
-    monkeypatch.setattr(tasks.run_generation, "delay", lambda gid: sent.append(gid))
+    monkeypatch.setattr(
+        tasks.run_generation, "apply_async", lambda args, queue: sent.append(args[0])
+    )
     return sent
 
 
@@ -38,3 +41,52 @@ def spec_text() -> str:
     """A compact, valid spec, as the ui expert streams it."""
     spec = json.loads(Path(UI_EXAMPLE_PATH).read_text())
     return json.dumps(spec, separators=(",", ":"))
+
+
+@pytest.fixture
+def api_redis(settings: Any, redis_url: str, real_channel_layer: None) -> Iterator[None]:
+    """The API's rate and concurrency counters on the private Redis, empty for each test."""
+    import redis
+
+    settings.REDIS_URL = redis_url
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter("macaron:api:*"):
+        client.delete(key)
+    yield
+    client.close()
+
+
+class FakeWorker:
+    """Runs enqueued generations on a scripted fake engine in a thread, as a worker would."""
+
+    def __init__(self) -> None:
+        self.text = "Hello from the fake engine."
+        self.delay = 0.0
+        self.queues: list[str] = []
+        self.threads: list[threading.Thread] = []
+
+    def apply_async(self, args: tuple[str], queue: str) -> None:
+        from studio.services.streaming import generation_run
+        from tests.fakes import ScriptedFakeEngine
+
+        self.queues.append(queue)
+        engine = ScriptedFakeEngine(self.text, chunk=5, delay=self.delay)
+        thread = threading.Thread(
+            target=generation_run, kwargs={"generation_id": args[0], "engine": engine}
+        )
+        self.threads.append(thread)
+        thread.start()
+
+    def join(self) -> None:
+        for thread in self.threads:
+            thread.join(timeout=30)
+
+
+@pytest.fixture
+def fake_worker(monkeypatch: pytest.MonkeyPatch, api_redis: None) -> Iterator[FakeWorker]:
+    from studio import tasks
+
+    worker = FakeWorker()
+    monkeypatch.setattr(tasks.run_generation, "apply_async", worker.apply_async)
+    yield worker
+    worker.join()

@@ -1,0 +1,177 @@
+"""Chat completions for the API: resolve profile and expert, store the generation, read it back.
+
+The request takes the studio's path: a Generation row, a Celery task on its profile's queue once
+the row is committed, batches on the channel layer. Routing is recorded on the row.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from inference import router
+from inference.experts import EXPERTS, expert_summary
+from inference.profiles import PROFILES
+from inference.protocol import Message
+from studio.models import ApiKey, Generation
+from studio.services.errors import InvalidRequest, NotFound
+from studio.services.generations import generation_enqueue
+
+
+@dataclass(frozen=True)
+class CompletionResult:
+    """A finished (or failed) API generation, as the wire format needs it."""
+
+    id: uuid.UUID
+    created: int
+    model: str
+    expert: str
+    routing: dict[str, Any]
+    text: str
+    finish_reason: str
+    failed: bool
+    error: str
+    tokens: int
+    prompt_tokens: int
+    spec: dict[str, Any] | None
+    problems: list[dict[str, Any]]
+    timings: dict[str, Any]
+
+
+def models_list() -> list[dict[str, Any]]:
+    """Every profile, whether a worker serves it here, and its experts."""
+    experts = [expert_summary(name) for name in sorted(EXPERTS)]
+    return [
+        {
+            "id": profile.name,
+            "base": profile.base,
+            "runs_on": profile.runs_on,
+            "served": profile.name in settings.MACARON_SERVED_PROFILES,
+            "experts": experts,
+        }
+        for profile in PROFILES.values()
+    ]
+
+
+def completion_create(
+    *,
+    generation_id: uuid.UUID,
+    api_key: ApiKey,
+    model: str,
+    router_name: str | None,
+    messages: tuple[Message, ...],
+    max_tokens: int | None,
+    temperature: float,
+    top_p: float,
+    stop: tuple[str, ...],
+    tools: tuple[dict[str, Any], ...] | None,
+) -> CompletionResult:
+    """Store a queued API generation and enqueue it once committed.
+
+    The caller picks `generation_id` so it can join the generation's group first.
+    """
+    profile = _served_profile(model)
+    routing = _routing(router_name, messages)
+    chars = sum(len(m.content) for m in messages)
+    if chars > settings.MACARON_API_MAX_INPUT_CHARS:
+        raise InvalidRequest(
+            "context_length_exceeded",
+            f"The messages hold {chars} characters; the limit is "
+            f"{settings.MACARON_API_MAX_INPUT_CHARS}.",
+            param="messages",
+        )
+    last_user = next(m.content for m in reversed(messages) if m.role == "user")
+    with transaction.atomic():
+        generation = Generation.objects.create(
+            id=generation_id,
+            api_key=api_key,
+            profile=profile,
+            expert=routing.expert,
+            prompt=last_user,
+            messages=[{"role": m.role, "content": m.content} for m in messages],
+            options={
+                "max_tokens": max_tokens,
+                "temperature": temperature,
+                "top_p": top_p,
+                "stop": list(stop),
+                "tools": list(tools) if tools else None,
+            },
+            routing=routing.as_dict(),
+        )
+        transaction.on_commit(lambda: generation_enqueue(generation))
+    return _result(generation)
+
+
+def completion_result(*, generation_id: uuid.UUID, api_key: ApiKey) -> CompletionResult:
+    """A generation of this key's, finished or not; any other key's is 'not found'."""
+    generation = Generation.objects.filter(pk=generation_id, api_key=api_key).first()
+    if generation is None:
+        raise NotFound("completion_not_found", "No completion with that id.")
+    return _result(generation)
+
+
+def _result(generation: Generation) -> CompletionResult:
+    return CompletionResult(
+        id=generation.id,
+        created=int(generation.queued_at.timestamp()),
+        model=generation.profile,
+        expert=generation.expert,
+        routing=generation.routing or {},
+        text=generation.text,
+        finish_reason=generation.finish_reason,
+        failed=generation.finish_reason == "error",
+        error=generation.error,
+        tokens=generation.tokens,
+        prompt_tokens=generation.prompt_tokens,
+        spec=generation.spec,
+        problems=list(generation.problems),
+        timings=generation.timings(),
+    )
+
+
+def completion_finished(*, generation_id: uuid.UUID) -> bool:
+    return Generation.objects.filter(
+        pk=generation_id, status__in=(Generation.Status.DONE, Generation.Status.FAILED)
+    ).exists()
+
+
+def completion_text(*, generation_id: uuid.UUID) -> tuple[int, str]:
+    """The sequence number and text so far, written together by every batch."""
+    row = Generation.objects.filter(pk=generation_id).values_list("seq", "text").first()
+    return (int(row[0]), str(row[1])) if row else (0, "")
+
+
+def _served_profile(model: str) -> str:
+    if model not in PROFILES:
+        raise NotFound(
+            "model_not_found",
+            f"The model {model[:60]!r} does not exist; use one of {', '.join(PROFILES)}.",
+            param="model",
+        )
+    if model not in settings.MACARON_SERVED_PROFILES:
+        served = ", ".join(settings.MACARON_SERVED_PROFILES)
+        raise NotFound(
+            "model_not_served",
+            f"The profile {model!r} exists, but no worker serves it on this deployment; "
+            f"served here: {served}.",
+            param="model",
+        )
+    return model
+
+
+def _routing(router_name: str | None, messages: tuple[Message, ...]) -> router.Routing:
+    if router_name is not None:
+        if router_name not in EXPERTS:
+            raise NotFound(
+                "expert_not_found",
+                f"No expert is named {router_name[:40]!r}; use one of "
+                f"{', '.join(sorted(EXPERTS))}, or leave 'router' out to route automatically.",
+                param="router",
+            )
+        return router.explicit(router_name)
+    last_user = next(m.content for m in reversed(messages) if m.role == "user")
+    return router.route(last_user)

@@ -1,0 +1,122 @@
+"""The HTTP API on the live stack, called by real clients: the official `openai` package
+(streaming and not) and the issue's `requests` snippet. Token budgets stay small: each token
+costs about 0.1 s on this CPU."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import urllib.request
+
+import openai
+import pytest
+import requests
+
+from studio.stack import Stack
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.stack
+
+
+@pytest.fixture(scope="module")
+def api_key(stack: Stack) -> str:
+    """A key made by the management command, read from its output as an operator would."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "create_api_key", "--name", "stack tests"],
+        cwd=REPO,
+        env=stack.env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def client(stack: Stack, api_key: str) -> openai.OpenAI:
+    return openai.OpenAI(base_url=f"{stack.url}/v1", api_key=api_key, max_retries=0)
+
+
+def test_the_openai_client_gets_a_completion_from_a_named_expert(client: openai.OpenAI) -> None:
+    completion = client.chat.completions.create(
+        model="macaron-tiny",
+        messages=[{"role": "user", "content": "Say hello in three words."}],
+        max_tokens=16,
+        temperature=0,
+        extra_body={"router": "chat"},
+    )
+    assert completion.choices[0].message.content
+    assert completion.choices[0].finish_reason in ("stop", "length")
+    assert completion.model_extra is not None
+    assert completion.model_extra["router"] == "chat"
+    assert completion.usage is not None
+    assert 0 < completion.usage.completion_tokens <= 16
+    assert completion.usage.prompt_tokens > 10  # the expert's system prompt comes first
+    models = {m.id for m in client.models.list()}
+    assert {"macaron-tiny", "macaron-tall", "macaron-venti"} <= models
+
+
+def test_the_openai_client_streams_an_auto_routed_ui_spec_with_its_view(
+    client: openai.OpenAI,
+) -> None:
+    stream = client.chat.completions.create(
+        model="macaron-tiny",
+        messages=[{"role": "user", "content": "a login form with email and password"}],
+        max_tokens=40,
+        stream=True,
+    )
+    chunks = list(stream)
+    text = "".join(c.choices[0].delta.content or "" for c in chunks)
+    assert text.startswith("{")  # constrained to the UI4A schema from the first token
+    assert len(chunks) > 3
+    last = chunks[-1].model_extra or {}
+    assert last["router"] == "ui"
+    assert last["routing"]["mode"] == "auto"
+    assert last["routing"]["scores"]["ui"] > last["routing"]["scores"]["chat"]
+    assert last["spec"] is not None
+    with urllib.request.urlopen(last["view_url"]) as view:
+        assert "connect-src 'none'" in view.headers["Content-Security-Policy"]
+        assert b"<html" in view.read()
+
+
+def test_the_issues_requests_snippet_gets_a_clear_error_for_an_unserved_profile(
+    stack: Stack, api_key: str
+) -> None:
+    """The snippet verbatim but for the URL: it names macaron-venti, which has no worker here."""
+    url, key = stack.url, api_key
+    response = requests.post(
+        f"{url}/v1/chat/completions",
+        headers={"Authorization": f"Bearer {key}"},
+        json={
+            "model": "macaron-venti",
+            "router": "coding",
+            "messages": [{"role": "user", "content": "Write a Python quicksort function"}],
+            "max_tokens": 2048,
+            "temperature": 0.7,
+        },
+    )
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "model_not_served"
+    assert "macaron-tiny" in response.json()["error"]["message"]
+
+
+def test_the_snippet_on_the_served_profile_is_answered_by_the_coding_expert(
+    stack: Stack, api_key: str
+) -> None:
+    """The same snippet with the profile this stack serves and a short budget."""
+    response = requests.post(
+        f"{stack.url}/v1/chat/completions",
+        headers={"Authorization": f"Bearer {api_key}"},
+        json={
+            "model": "macaron-tiny",
+            "router": "coding",
+            "messages": [{"role": "user", "content": "Write a Python quicksort function"}],
+            "max_tokens": 24,
+            "temperature": 0.7,
+        },
+    )
+    assert response.status_code == 200, response.text
+    assert response.headers["x-macaron-expert"] == "coding"
+    body = response.json()
+    assert body["router"] == "coding"
+    assert body["choices"][0]["message"]["content"]
