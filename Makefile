@@ -10,6 +10,9 @@ setup:
 run: setup
 	$(PY) manage.py runstack
 
+bench: setup
+	bench/run
+
 lint: setup
 	.venv/bin/pre-commit run --all-files --show-diff-on-failure
 

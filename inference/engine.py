@@ -94,6 +94,7 @@ class VllmEngine:
             max_tokens=request.max_tokens,
             temperature=request.temperature,
             top_p=request.top_p,
+            ignore_eos=request.ignore_eos,
             stop=list(request.stop) or None,
             output_kind=RequestOutputKind.DELTA,
             structured_outputs=structured,

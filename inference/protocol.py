@@ -21,6 +21,7 @@ class GenerationRequest:
     max_tokens: int = 512
     temperature: float = 0.0
     top_p: float = 1.0
+    ignore_eos: bool = False  # benchmarks decode a fixed number of tokens
     stop: tuple[str, ...] = ()
     json_schema: dict[str, Any] | None = field(default=None, compare=False)
     # OpenAI-style tool definitions, handed to the chat template (nothing executes them here).

@@ -7,6 +7,7 @@ import time
 import urllib.request
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped]
 import psutil
 import pytest
 
@@ -29,9 +30,12 @@ def test_it_generates_a_valid_ui_spec_under_the_schema(studio_client: StudioClie
     assert [f["seq"] for f in deltas] == list(range(1, len(deltas) + 1))
     assert len(deltas) < done["timings"]["tokens"]  # batched
     assert "".join(f["delta"] for f in deltas) == done["text"]
-    json.loads(done["text"])  # constrained decoding: the raw text always parses
+    spec = json.loads(done["text"])  # constrained decoding: the raw text always parses
+    jsonschema.validate(spec, ui4a.json_schema())  # ...and always fits the schema
     assert done["finish_reason"] == "stop"
-    assert ui4a.validate(ui4a.repair(json.loads(done["text"])).spec) == []
+    # What repair cannot fix is stored as a machine-readable list, to hand back to the model.
+    assert done["problems"] == [p.as_dict() for p in ui4a.repair(spec).problems]
+    assert all(p["path"].startswith("/") and p["code"] for p in done["problems"])
     timings = done["timings"]
     assert timings["tokens"] > 10
     assert timings["tokens_per_s"] > 0

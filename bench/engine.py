@@ -1,0 +1,204 @@
+"""Engine benchmark: vLLM (our engine host) against Hugging Face transformers (+ peft), side by
+side in one run, with the machine's memory-bandwidth ceiling measured in the same run.
+
+    .venv/bin/python bench/engine.py [--tokens 128] [--json bench/results/engine.json]
+
+Prints one table; every figure is a median over `--repeat` runs and shown as a ratio to its
+reference measured in the same run (this machine is noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inference.experts import EXPERTS, adapter_dir
+from inference.protocol import GenerationRequest, Message
+from inference.settings import EngineSettings
+
+PROMPT = "Describe, in detail, how a web browser renders a page, step by step."
+
+
+def median_of(runs: int, measure: Callable[[], float]) -> float:
+    return float(statistics.median(measure() for _ in range(runs)))
+
+
+def memory_bandwidth_gbs() -> float:
+    """Bytes streamed per second by a large fp32 mat-vec (what decoding one token does)."""
+    import torch
+
+    weights = torch.randn(8192, 8192)  # 256 MiB, far beyond the caches
+    vector = torch.randn(8192)
+    weights @ vector
+
+    def once() -> float:
+        start = time.perf_counter()
+        for _ in range(10):
+            weights @ vector
+        return float(10 * weights.numel() * 4 / (time.perf_counter() - start) / 1e9)
+
+    return median_of(5, once)
+
+
+def model_bytes(model_dir: Path) -> int:
+    return sum(p.stat().st_size for p in model_dir.glob("*.safetensors"))
+
+
+def vllm_rates(tokens: int, repeat: int) -> dict[str, float]:
+    from inference.engine import VllmEngine
+
+    engine = VllmEngine(EngineSettings.from_env())
+    try:
+
+        def request(expert: str | None) -> GenerationRequest:
+            return GenerationRequest(
+                request_id=str(uuid.uuid4()),
+                expert=expert,
+                messages=(Message("user", PROMPT),),
+                max_tokens=tokens,
+                ignore_eos=True,
+            )
+
+        def single(expert: str | None) -> float:
+            first = None
+            count = 0
+            for delta in engine.stream(request(expert)):
+                first = first or time.perf_counter()
+                count = delta.tokens
+            assert first is not None
+            return (count - 1) / (time.perf_counter() - first)
+
+        single(None)  # warm-up: compile paths, load adapters
+        rates = {"base": median_of(repeat, lambda: single(None))}
+        for name in sorted(EXPERTS):
+            single(name)
+            rates[name] = median_of(repeat, lambda name=name: single(name))  # type: ignore[misc]
+
+        def aggregate() -> float:
+            experts = [sorted(EXPERTS)[i % len(EXPERTS)] for i in range(8)]
+            totals: list[int] = []
+            threads = [
+                threading.Thread(
+                    target=lambda e=e: totals.append(
+                        [d.tokens for d in engine.stream(request(e))][-1]
+                    )
+                )
+                for e in experts
+            ]
+            start = time.perf_counter()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            return sum(totals) / (time.perf_counter() - start)
+
+        rates["8 concurrent, 4 experts"] = median_of(max(1, repeat // 2), aggregate)
+        return rates
+    finally:
+        engine.shutdown()
+
+
+def transformers_rates(tokens: int, repeat: int) -> dict[str, float]:
+    import torch
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    torch.manual_seed(0)
+    settings = EngineSettings.from_env()
+    tokenizer = AutoTokenizer.from_pretrained(settings.model)
+    prompt = tokenizer.apply_chat_template(
+        [{"role": "user", "content": PROMPT}], tokenize=False, add_generation_prompt=True
+    )
+    inputs = tokenizer(prompt, return_tensors="pt")
+
+    def generate(model: Any) -> float:
+        start = time.perf_counter()
+        with torch.inference_mode():
+            model.generate(**inputs, max_new_tokens=tokens, min_new_tokens=tokens, do_sample=False)
+        return tokens / (time.perf_counter() - start)
+
+    base = AutoModelForCausalLM.from_pretrained(settings.model, torch_dtype=torch.float32)
+    generate(base)
+    rates = {"base": median_of(repeat, lambda: generate(base))}
+    peft_model = PeftModel.from_pretrained(base, str(adapter_dir("chat", settings.adapter_root)))
+    for name in sorted(EXPERTS):
+        peft_model.load_adapter(str(adapter_dir(name, settings.adapter_root)), adapter_name=name)
+    for name in sorted(EXPERTS):
+        peft_model.set_adapter(name)
+        generate(peft_model)
+        rates[name] = median_of(repeat, lambda: generate(peft_model))
+
+    def one_after_another() -> float:
+        start = time.perf_counter()
+        for i in range(8):
+            peft_model.set_adapter(sorted(EXPERTS)[i % len(EXPERTS)])
+            generate(peft_model)
+        return 8 * tokens / (time.perf_counter() - start)
+
+    rates["8 concurrent, 4 experts"] = one_after_another()
+    return rates
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tokens", type=int, default=128)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--json", type=Path, default=Path("bench/results/engine.json"))
+    args = parser.parse_args()
+
+    settings = EngineSettings.from_env()
+    bandwidth = memory_bandwidth_gbs()
+    per_token = model_bytes(Path(settings.model))
+    ceiling = bandwidth * 1e9 / per_token
+    ours = vllm_rates(args.tokens, args.repeat)
+    reference = transformers_rates(args.tokens, args.repeat)
+
+    rows = []
+    for name in ours:
+        rows.append(
+            {
+                "what": name,
+                "vllm_tok_s": round(ours[name], 2),
+                "transformers_tok_s": round(reference[name], 2),
+                "ratio_vs_transformers": round(ours[name] / reference[name], 2),
+                "ratio_vs_our_base": round(ours[name] / ours["base"], 2),
+            }
+        )
+    print(f"memory bandwidth {bandwidth:.1f} GB/s; {per_token / 1e9:.2f} GB read per token;")
+    print(f"single-stream ceiling {ceiling:.1f} tok/s; our base at {ours['base'] / ceiling:.0%}")
+    header = f"{'what':<26}{'vLLM tok/s':>12}{'HF tok/s':>10}{'vs HF':>8}{'vs base':>9}"
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        print(
+            f"{row['what']:<26}{row['vllm_tok_s']:>12}{row['transformers_tok_s']:>10}"
+            f"{row['ratio_vs_transformers']:>8}{row['ratio_vs_our_base']:>9}"
+        )
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(
+        json.dumps(
+            {
+                "tokens": args.tokens,
+                "repeat": args.repeat,
+                "memory_bandwidth_gbs": round(bandwidth, 2),
+                "bytes_per_token": per_token,
+                "ceiling_tok_s": round(ceiling, 2),
+                "rows": rows,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
