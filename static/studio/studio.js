@@ -129,6 +129,7 @@ function studio(isFrameReady, rememberView) {
   const handlers = {
     "generation.accepted"(data) {
       current = { id: data.generation, text: "", seq: 0, done: false };
+      document.body.dataset.generation = data.generation; // for tools that follow the page
       specText.textContent = "";
       showProblems([]);
       timingsList.replaceChildren();

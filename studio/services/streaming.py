@@ -72,6 +72,7 @@ class _Batcher:
         if self.generation.expert == "ui" and self.generation.project_id:
             # Only the studio draws partial views; API callers get the text alone.
             message.update(view_payload(self.text))
+        message["sent_at"] = time.time()  # lets clients measure delivery; wall clock on purpose
         group_send(self.group, message)
         self.pending = ""
         self.last_flush = time.monotonic()
