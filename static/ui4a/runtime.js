@@ -733,8 +733,12 @@
       },
       beforeNodeMorphed: function (oldNode, newNode) {
         if (oldNode.tagName !== "CANVAS") return true;
-        var cfg = newNode.getAttribute && newNode.getAttribute("data-chart");
-        if (cfg && cfg !== oldNode.getAttribute("data-chart")) oldNode.setAttribute("data-chart", cfg);
+        // Keep the canvas (Chart.js draws into it) but take what the renderer says about it:
+        // the config, and the label, which grows while the chart node streams in.
+        ["data-chart", "aria-label"].forEach(function (name) {
+          var value = newNode.getAttribute && newNode.getAttribute(name);
+          if (value && value !== oldNode.getAttribute(name)) oldNode.setAttribute(name, value);
+        });
         return false;
       }
     }
