@@ -370,12 +370,21 @@ class NodeView:
 
     @property
     def chart(self) -> dict[str, Any]:
-        _rows, pending = self._rows()
+        rows, pending = self._rows()
         kind, ys, x = self.val("kind"), self.val("y"), self.val("x")
         config = {"kind": kind, "data": self.val("data"), "x": x, "y": ys}
         config["filter"] = self.val("filter")
         label = f"{self.val('title')}: {kind} chart of {', '.join(ys)} by {x}"
-        return {"config": compact(config), "label": label, "pending": pending}
+        # The data behind the picture, as a table for screen readers (runtime.js keeps it
+        # current); a pie shows its first series only, and so does its table.
+        keys = [x, *(ys[:1] if kind == "pie" else ys)]
+        return {
+            "config": compact(config),
+            "label": label,
+            "pending": pending,
+            "head": [humanize(key) for key in keys],
+            "rows": [[format_cell(row.get(key)) for key in keys] for row in rows],
+        }
 
 
 def page_info(start: int, size: int, total: int) -> str:
