@@ -4,14 +4,16 @@ in step with the chart's filter."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import Scan
 from playwright.sync_api import Page, expect
 
 from ui4a import render_body, render_document
 from ui4a.registry import components, example_path
+
+if TYPE_CHECKING:
+    from tests.ui4a.conftest import Scan
 
 
 @pytest.fixture
@@ -20,18 +22,20 @@ def example() -> dict[str, Any]:
     return spec
 
 
-def test_it_renders_the_filtered_data_as_a_hidden_table(example: dict[str, Any]) -> None:
+def test_it_renders_the_filtered_data_as_a_hidden_table(
+    example: dict[str, Any], scan: type[Scan]
+) -> None:
     example["state"] = {"region": "US"}
     html = render_body(example)
     tables = html.split('<div class="u4-sr"><table data-chart-table="">')[1:]
     assert len(tables) == 2
-    line = Scan(tables[0].split("</table>")[0]).text
+    line = scan(tables[0].split("</table>")[0]).text
     assert line == [
         "\n", "Revenue by month: data", "\n",
         "Month", "Revenue", "Cost", "\n",
         "Mar", "170", "95", "Apr", "210", "120", "\n",
     ]  # fmt: skip
-    pie = Scan(tables[1].split("</table>")[0]).text
+    pie = scan(tables[1].split("</table>")[0]).text
     assert "Cost" not in pie  # a pie draws its first series only
 
 
