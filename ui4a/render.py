@@ -68,7 +68,10 @@ def draw(name: str, view: NodeView) -> Markup:
     """Template.render without its per-call cost: copying Jinja's ChainMap of globals into
     every context took a quarter of the render time of a leaf."""
     tmpl, globals_ = template(name)
-    context = tmpl.new_context({**globals_, "n": view}, shared=True)
+    env = tmpl.environment
+    # The context Template.new_context(shared=True) makes, less a set() of the same ChainMap
+    # (only `{% import %}` reads it, and no component template imports).
+    context = env.context_class(env, {**globals_, "n": view}, tmpl.name, tmpl.blocks)
     return Markup("".join(tmpl.root_render_func(context)))
 
 
