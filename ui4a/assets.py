@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -82,8 +83,11 @@ def styles() -> list[str]:
     return [view_css()]
 
 
+@lru_cache(maxsize=32)
 def csp_hash(text: str) -> str:
     """A CSP source expression allowing exactly this inline script or style."""
+    # Cached: every document hashes the same ~200 kB of scripts, and _read hands out the same
+    # string objects, whose hash Python keeps, so the lookup costs nothing.
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 

@@ -7,7 +7,9 @@ bounded time instead of blowing the stack.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 
 class SpecTooLarge(ValueError):
@@ -47,31 +49,55 @@ def check_text(text: str, limits: Limits = DEFAULT_LIMITS) -> None:
 
 def check_value(spec: object, limits: Limits = DEFAULT_LIMITS) -> None:
     """Refuse a decoded spec that nests too deeply, has too many nodes or too much text."""
-    # (value, depth, is_ui_node); the stack never holds more than one level's siblings per depth.
-    stack: list[tuple[object, int, bool]] = [(spec, 0, False)]
-    nodes = 0
-    size = 0
-    while stack:
-        value, depth, is_node = stack.pop()
+    # One iterator per open container: memory follows the depth (bounded), never the width, so
+    # a list of a million nodes costs no more to refuse than one of 2001. Every value counts
+    # against a budget too: JSON spends at least two bytes a value, so a spec with more values
+    # than max_bytes / 2 cannot have come from text within the limit, and time stays bounded.
+    budget = limits.max_bytes // 2
+    stack: list[Iterator[tuple[object, object, bool]]] = []
+    nodes = size = count = 0
+    key: object = None
+    value, is_node = spec, False
+    while True:
+        count += 1
+        if count > budget:
+            raise SpecTooLarge(f"spec has more values than {limits.max_bytes} bytes can hold")
+        if isinstance(key, str):
+            size += len(key)
         if isinstance(value, str):
             size += len(value)
-            if size > limits.max_bytes:
-                raise SpecTooLarge(f"spec text is over {limits.max_bytes} bytes")
-            continue
-        if not isinstance(value, (dict, list)):
-            continue
-        depth += 1
-        if depth > limits.max_depth:
-            raise SpecTooLarge(f"spec nests deeper than {limits.max_depth} levels")
-        if isinstance(value, list):
-            stack.extend((item, depth, is_node) for item in value)
-            continue
-        if is_node:
-            nodes += 1
-            if nodes > limits.max_nodes:
-                raise SpecTooLarge(f"spec has more than {limits.max_nodes} nodes")
-        for key, item in value.items():
-            size += len(key)
-            # Root of the spec holds the first node; a node's "c" holds nodes.
-            child_is_node = (depth == 1 and key == "root") or (is_node and key == "c")
-            stack.append((item, depth, child_is_node))
+        if size > limits.max_bytes:
+            raise SpecTooLarge(f"spec text is over {limits.max_bytes} bytes")
+        if isinstance(value, (dict, list)):
+            depth = len(stack) + 1
+            if depth > limits.max_depth:
+                raise SpecTooLarge(f"spec nests deeper than {limits.max_depth} levels")
+            if isinstance(value, list):
+                stack.append(_entries(value, is_node, depth))
+            else:
+                if is_node:
+                    nodes += 1
+                    if nodes > limits.max_nodes:
+                        raise SpecTooLarge(f"spec has more than {limits.max_nodes} nodes")
+                stack.append(_entries(value, is_node, depth))
+        while stack:
+            following = next(stack[-1], None)
+            if following is not None:
+                key, value, is_node = following
+                break
+            stack.pop()
+        else:
+            return
+
+
+def _entries(
+    container: dict[Any, Any] | list[Any], is_node: bool, depth: int
+) -> Iterator[tuple[object, object, bool]]:
+    """(key or None, value, whether the value is a UI node) for each entry of a container."""
+    if isinstance(container, list):
+        for item in container:
+            yield None, item, is_node
+        return
+    for key, item in container.items():
+        # Root of the spec holds the first node; a node's "c" holds nodes.
+        yield key, item, (depth == 1 and key == "root") or (is_node and key == "c")

@@ -307,6 +307,30 @@
     return "rgba(" + (n >> 16) + "," + ((n >> 8) & 255) + "," + (n & 255) + "," + a + ")";
   }
 
+  // The chart's data as a visually hidden table, for screen readers; render.py builds the same.
+  function fillChartTable(canvas, keys, rows) {
+    var figure = canvas.closest("figure");
+    var table = figure && figure.querySelector("table[data-chart-table]");
+    if (!table) return;
+    var head = document.createElement("tr");
+    keys.forEach(function (k) {
+      var th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = humanize(format(k));
+      head.appendChild(th);
+    });
+    table.tHead.replaceChildren(head);
+    table.tBodies[0].replaceChildren.apply(table.tBodies[0], rows.map(function (r) {
+      var tr = document.createElement("tr");
+      keys.forEach(function (k) {
+        var td = document.createElement("td");
+        td.textContent = cell(r[k]);
+        tr.appendChild(td);
+      });
+      return tr;
+    }));
+  }
+
   function renderChart(canvas) {
     if (typeof Chart === "undefined") return;
     var cfg = config(canvas, "data-chart");
@@ -333,6 +357,7 @@
         pointRadius: kind === "bar" || pie ? undefined : 3
       };
     });
+    fillChartTable(canvas, [cfg.x].concat(pie ? ys.slice(0, 1) : ys), rows);
     var key = JSON.stringify([kind, labels, series.map(function (s) { return s.data; }), ys, colors]);
     var existing = Chart.getChart(canvas);
     if (existing && canvas.getAttribute("data-drawn") === key) return;
@@ -733,8 +758,12 @@
       },
       beforeNodeMorphed: function (oldNode, newNode) {
         if (oldNode.tagName !== "CANVAS") return true;
-        var cfg = newNode.getAttribute && newNode.getAttribute("data-chart");
-        if (cfg && cfg !== oldNode.getAttribute("data-chart")) oldNode.setAttribute("data-chart", cfg);
+        // Keep the canvas (Chart.js draws into it) but take what the renderer says about it:
+        // the config, and the label, which grows while the chart node streams in.
+        ["data-chart", "aria-label"].forEach(function (name) {
+          var value = newNode.getAttribute && newNode.getAttribute(name);
+          if (value && value !== oldNode.getAttribute(name)) oldNode.setAttribute(name, value);
+        });
         return false;
       }
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -73,3 +74,61 @@ def test_it_takes_custom_limits() -> None:
 
 def test_it_is_a_value_error() -> None:
     assert issubclass(SpecTooLarge, ValueError)
+
+
+# Hostile inputs, each as the decoded spec and as the text a model could stream. They are built
+# once per module: building them takes longer than refusing them.
+MB = 1024 * 1024
+DEEP = 10_000
+MILLION = 1_000_000
+
+
+@pytest.fixture(scope="module")
+def hostile() -> dict[str, tuple[dict[str, Any], str, str]]:
+    """name -> (spec, its JSON text, the error it must get)."""
+    leaf = {"t": "text", "text": "x"}
+    # One leaf a million times over: the same shape to the checks, a 200th of the memory.
+    wide = {"root": {"t": "page", "c": [leaf] * MILLION}}
+    long = {"root": {"t": "page", "c": [{"t": "text", "text": "x" * (50 * MB)}]}}
+    deep_text = '{"root":' + '{"t":"stack","c":[' * DEEP + json.dumps(leaf) + "]}" * DEEP + "}"
+    return {
+        "nested 10,000 deep": (nested(DEEP), deep_text, "deeper than 32 levels"),
+        "a million nodes": (wide, json.dumps(wide), "more than 2000 nodes|bytes"),
+        "a 50 MB string": (long, json.dumps(long), "over 262144 bytes"),
+    }
+
+
+ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
+    "parse_partial": parse_partial,
+    "validate": validate,
+    "repair": repair,
+    "render_body": render_body,
+}
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("case", ["nested 10,000 deep", "a million nodes", "a 50 MB string"])
+def test_it_refuses_hostile_input_in_bounded_time_and_memory(
+    hostile: dict[str, tuple[dict[str, Any], str, str]], case: str, entry: str
+) -> None:
+    spec, text, error = hostile[case]
+    given: object = text if entry == "parse_partial" else spec
+    check = ENTRY_POINTS[entry]
+    with under(1.0), pytest.raises(SpecTooLarge, match=error):
+        check(given)
+    # Refusing looks at a bounded part of the input and copies none of it.
+    tracemalloc.start()
+    try:
+        with pytest.raises(SpecTooLarge):
+            check(given)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 256 * 1024, f"{peak} bytes to refuse {case}"
+
+
+def test_it_refuses_a_wide_dataset_by_counting_values() -> None:
+    # No strings and no nodes: only the count of values shows it could not fit the text limit.
+    spec = {"root": {"t": "page"}, "data": {"big": [0] * MILLION}}
+    with under(1.0), pytest.raises(SpecTooLarge, match="more values than 262144 bytes"):
+        validate(spec)
