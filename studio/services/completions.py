@@ -173,5 +173,4 @@ def _routing(router_name: str | None, messages: tuple[Message, ...]) -> router.R
                 param="router",
             )
         return router.explicit(router_name)
-    last_user = next(m.content for m in reversed(messages) if m.role == "user")
-    return router.route(last_user)
+    return router.route(messages)
