@@ -41,7 +41,9 @@ def build_all(out: Path, *, seed: int = 0, log: Callable[[str], None] = print) -
         for expert, generate in GENERATORS.items():
             records = generate(seed)
             (staging / expert).mkdir()
-            entry: dict[str, Any] = {"kinds": dict(sorted(Counter(r["kind"] for r in records).items()))}
+            entry: dict[str, Any] = {
+                "kinds": dict(sorted(Counter(r["kind"] for r in records).items()))
+            }
             for split in ("train", "eval"):
                 data = jsonl_bytes(r for r in records if r["split"] == split)
                 (staging / expert / f"{split}.jsonl").write_bytes(data)

@@ -7,10 +7,23 @@ from random import Random
 from inference.datasets.common import Record, pick, record, turn, unique
 
 CAPITALS = {
-    "France": "Paris", "Japan": "Tokyo", "Canada": "Ottawa", "Kenya": "Nairobi", "Peru": "Lima",
-    "Norway": "Oslo", "Egypt": "Cairo", "Chile": "Santiago", "India": "New Delhi",
-    "Spain": "Madrid", "Ghana": "Accra", "Vietnam": "Hanoi", "Poland": "Warsaw",
-    "Australia": "Canberra", "Brazil": "Brasília", "Portugal": "Lisbon", "Turkey": "Ankara",
+    "France": "Paris",
+    "Japan": "Tokyo",
+    "Canada": "Ottawa",
+    "Kenya": "Nairobi",
+    "Peru": "Lima",
+    "Norway": "Oslo",
+    "Egypt": "Cairo",
+    "Chile": "Santiago",
+    "India": "New Delhi",
+    "Spain": "Madrid",
+    "Ghana": "Accra",
+    "Vietnam": "Hanoi",
+    "Poland": "Warsaw",
+    "Australia": "Canberra",
+    "Brazil": "Brasília",
+    "Portugal": "Lisbon",
+    "Turkey": "Ankara",
 }
 TERMS = {
     "an API": "a defined way for programs to talk to each other, such as HTTP endpoints.",
@@ -42,20 +55,48 @@ def generate(seed: int = 0, *, count: int = 400) -> list[Record]:
             out.append(record("chat", "capital", turn(ask.format(c=country), f"{city}.")))
     for term, meaning in TERMS.items():
         for ask in ASK_TERM:
-            out.append(record("chat", "define", turn(ask.format(t=term), f"{term[0].upper()}{term[1:]} is {meaning}")))
+            out.append(
+                record(
+                    "chat",
+                    "define",
+                    turn(ask.format(t=term), f"{term[0].upper()}{term[1:]} is {meaning}"),
+                )
+            )
     while len(out) < count * 2:
         kind = pick(rng, ("sum", "mul", "temp", "km"))
         if kind == "sum":
             a, b = rng.randint(2, 999), rng.randint(2, 999)
-            out.append(record("chat", kind, turn(pick(rng, ASK_SUM).format(a=a, b=b), f"{a} + {b} = {a + b}.")))
+            out.append(
+                record(
+                    "chat", kind, turn(pick(rng, ASK_SUM).format(a=a, b=b), f"{a} + {b} = {a + b}.")
+                )
+            )
         elif kind == "mul":
             a, b = rng.randint(2, 99), rng.randint(2, 99)
-            out.append(record("chat", kind, turn(pick(rng, ASK_MUL).format(a=a, b=b), f"{a} × {b} = {a * b}.")))
+            out.append(
+                record(
+                    "chat", kind, turn(pick(rng, ASK_MUL).format(a=a, b=b), f"{a} * {b} = {a * b}.")
+                )
+            )
         elif kind == "temp":
             c = rng.randint(-30, 45)
-            out.append(record("chat", kind, turn(pick(rng, ASK_TEMP).format(c=c), f"{c}°C is {c * 9 / 5 + 32:g}°F.")))
+            out.append(
+                record(
+                    "chat",
+                    kind,
+                    turn(pick(rng, ASK_TEMP).format(c=c), f"{c}°C is {c * 9 / 5 + 32:g}°F."),
+                )
+            )
         else:
             k = rng.randint(1, 500)
-            out.append(record("chat", kind, turn(pick(rng, ASK_KM).format(k=k), f"{k} km is about {k * 0.621371:.1f} miles.")))
+            out.append(
+                record(
+                    "chat",
+                    kind,
+                    turn(
+                        pick(rng, ASK_KM).format(k=k), f"{k} km is about {k * 0.621371:.1f} miles."
+                    ),
+                )
+            )
         out = unique(out)
     return unique(out)[:count]

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (code templates read best on one line each)
 """The coding expert's dataset: a Python function and its pytest test, from templates.
 
 Every answer is real code: a test runs each one and its tests must pass.
@@ -9,7 +10,11 @@ from random import Random
 
 from inference.datasets.common import Record, pick, record, turn, unique
 
-ASKS = ("Write a Python function {n} that {d}.", "python: {d} ({n})", "I need a function `{n}` that {d}, with a test.")
+ASKS = (
+    "Write a Python function {n} that {d}.",
+    "python: {d} ({n})",
+    "I need a function `{n}` that {d}, with a test.",
+)
 
 
 def _task(rng: Random) -> tuple[str, str, str, str]:
@@ -42,7 +47,9 @@ def _task(rng: Random) -> tuple[str, str, str, str]:
         code = f"def {name}(n: int) -> str:\n    return {word!r} if n % {k} == 0 else str(n)\n\n\ndef test_{name}() -> None:\n    assert {name}({k}) == {word!r}\n    assert {name}({k + 1}) == {str(k + 1)!r}\n"
         return "fizz", name, f"returns {word!r} for multiples of {k} and the number otherwise", code
     sep = pick(rng, ("-", "_", "."))
-    name = pick(rng, ("slug", "join_words", "kebab")) + {"-": "_dash", "_": "_under", ".": "_dot"}[sep]
+    name = (
+        pick(rng, ("slug", "join_words", "kebab")) + {"-": "_dash", "_": "_under", ".": "_dot"}[sep]
+    )
     code = f"def {name}(text: str) -> str:\n    return {sep!r}.join(text.lower().split())\n\n\ndef test_{name}() -> None:\n    assert {name}('Hello  World') == {('hello' + sep + 'world')!r}\n    assert {name}('') == ''\n"
     return "slug", name, f"lowercases a phrase and joins its words with {sep!r}", code
 

@@ -62,7 +62,10 @@ def auth(rng: Random) -> Screen:
             s["state"]["remember"] = False  # type: ignore[index]
 
         screen.refinements.append(
-            Refinement(("add a remember me checkbox", "add 'remember me'"), edited(screen.spec, add_remember))
+            Refinement(
+                ("add a remember me checkbox", "add 'remember me'"),
+                edited(screen.spec, add_remember),
+            )
         )
     return screen
 
@@ -95,7 +98,9 @@ def settings(rng: Random) -> Screen:
     section = node("card", *kids, title="Preferences")
     root = page(heading("Settings"), section, text("Settings saved.", if_="saved"))
     subjects = [f"a settings page for {brand}", "an account settings screen", "preferences panel"]
-    screen = Screen("settings", subjects, details, spec(f"{brand} settings", root, state, theme=theme_of(rng)))
+    screen = Screen(
+        "settings", subjects, details, spec(f"{brand} settings", root, state, theme=theme_of(rng))
+    )
     extra = next((s for s in SETTINGS if s not in chosen), None)
     if extra is not None:
 
@@ -105,7 +110,13 @@ def settings(rng: Random) -> Screen:
             s["state"][SETTINGS[extra]] = False  # type: ignore[index]
 
         screen.refinements.append(
-            Refinement((f"add a switch for {extra.lower()}", f"also let me turn {extra.lower()} on and off"), edited(screen.spec, add_switch))
+            Refinement(
+                (
+                    f"add a switch for {extra.lower()}",
+                    f"also let me turn {extra.lower()} on and off",
+                ),
+                edited(screen.spec, add_switch),
+            )
         )
     return screen
 
@@ -114,7 +125,11 @@ def profile(rng: Random) -> Screen:
     person = pick(rng, PEOPLE)
     first = person.split()[0]
     role = pick(rng, ("Engineer", "Designer", "Product manager", "Data scientist", "Founder"))
-    stats = sample(rng, [("Followers", "1.2k"), ("Projects", "18"), ("Stars", "342"), ("Posts", "57")], rng.randint(2, 3))
+    stats = sample(
+        rng,
+        [("Followers", "1.2k"), ("Projects", "18"), ("Stars", "342"), ("Posts", "57")],
+        rng.randint(2, 3),
+    )
     state: dict[str, object] = {"name": person, "bio": "", "editing": False, "following": False}
     avatar = f"https://example.com/avatars/{first.lower()}.png"
     header = node(
@@ -136,17 +151,38 @@ def profile(rng: Random) -> Screen:
         title="Edit profile",
         bind="editing",
     )
-    root = page(node("card", header, stat_row, actions), text("You follow {name}.", if_="following"), dialog)
-    subjects = [f"a profile page for {person}", f"user profile card for {'an' if role[0] in 'AEIOU' else 'a'} {role.lower()}", "a social profile screen"]
-    details = ["an avatar", "a follow button", "an edit dialog"] + [f"a {k.lower()} count" for k, _ in stats]
-    return Screen("profile", subjects, details, spec(f"{first}'s profile", root, state, theme=theme_of(rng)))
+    root = page(
+        node("card", header, stat_row, actions), text("You follow {name}.", if_="following"), dialog
+    )
+    subjects = [
+        f"a profile page for {person}",
+        f"user profile card for {'an' if role[0] in 'AEIOU' else 'a'} {role.lower()}",
+        "a social profile screen",
+    ]
+    details = ["an avatar", "a follow button", "an edit dialog"] + [
+        f"a {k.lower()} count" for k, _ in stats
+    ]
+    return Screen(
+        "profile", subjects, details, spec(f"{first}'s profile", root, state, theme=theme_of(rng))
+    )
 
 
 def checkout(rng: Random) -> Screen:
     brand = pick(rng, BRANDS)
-    items = sample(rng, [("Coffee beans", 14), ("Mug", 9), ("Grinder", 49), ("Filter papers", 4), ("Kettle", 35)], 3)
+    items = sample(
+        rng,
+        [("Coffee beans", 14), ("Mug", 9), ("Grinder", 49), ("Filter papers", 4), ("Kettle", 35)],
+        3,
+    )
     total = sum(p for _, p in items)
-    state: dict[str, object] = {"name": "", "address": "", "city": "", "shipping": "Standard", "payment": "Card", "placed": False}
+    state: dict[str, object] = {
+        "name": "",
+        "address": "",
+        "city": "",
+        "shipping": "Standard",
+        "payment": "Card",
+        "placed": False,
+    }
     form = node(
         "form",
         field("Full name", "name", req=True),
@@ -157,19 +193,52 @@ def checkout(rng: Random) -> Screen:
         submit="Place order",
         on=set_("placed", True),
     )
-    summary = node("card", *(text(f"{n}: ${p}") for n, p in items), node("divider"), heading(f"Total: ${total}", 3), title="Order summary")
+    summary = node(
+        "card",
+        *(text(f"{n}: ${p}") for n, p in items),
+        node("divider"),
+        heading(f"Total: ${total}", 3),
+        title="Order summary",
+    )
     layout = node("row", form, summary)
-    root = page(heading("Checkout"), layout, node("alert", if_="placed", tone="success", text="Order placed. Thank you, {name}!"))
-    subjects = [f"a checkout page for {brand}", "a checkout form", f"{brand} checkout with order summary"]
-    details = ["shipping address fields", "a shipping method select", "payment options", "an order summary"]
-    return Screen("checkout", subjects, details, spec(f"{brand} checkout", root, state, theme=theme_of(rng)))
+    root = page(
+        heading("Checkout"),
+        layout,
+        node("alert", if_="placed", tone="success", text="Order placed. Thank you, {name}!"),
+    )
+    subjects = [
+        f"a checkout page for {brand}",
+        "a checkout form",
+        f"{brand} checkout with order summary",
+    ]
+    details = [
+        "shipping address fields",
+        "a shipping method select",
+        "payment options",
+        "an order summary",
+    ]
+    return Screen(
+        "checkout", subjects, details, spec(f"{brand} checkout", root, state, theme=theme_of(rng))
+    )
 
 
 WIZARDS = {
-    "onboarding": (["Your details", "Your team", "Finish"], [("Name", "name"), ("Team name", "team"), ("Team size", "size")]),
-    "job application": (["Contact", "Experience", "Submit"], [("Email", "email"), ("Years of experience", "years"), ("Portfolio URL", "portfolio")]),
-    "project setup": (["Basics", "Repository", "Review"], [("Project name", "project"), ("Repository URL", "repo"), ("Owner", "owner")]),
-    "event registration": (["Attendee", "Sessions", "Confirm"], [("Name", "name"), ("Company", "company"), ("Dietary needs", "diet")]),
+    "onboarding": (
+        ["Your details", "Your team", "Finish"],
+        [("Name", "name"), ("Team name", "team"), ("Team size", "size")],
+    ),
+    "job application": (
+        ["Contact", "Experience", "Submit"],
+        [("Email", "email"), ("Years of experience", "years"), ("Portfolio URL", "portfolio")],
+    ),
+    "project setup": (
+        ["Basics", "Repository", "Review"],
+        [("Project name", "project"), ("Repository URL", "repo"), ("Owner", "owner")],
+    ),
+    "event registration": (
+        ["Attendee", "Sessions", "Confirm"],
+        [("Name", "name"), ("Company", "company"), ("Dietary needs", "diet")],
+    ),
 }
 
 
@@ -183,16 +252,39 @@ def wizard(rng: Random) -> Screen:
         nav = []
         if i > 1:
             nav.append(button("Back", set_("step", i - 1), "secondary"))
-        nav.append(button("Next", set_("step", i + 1)) if i < 3 else button("Finish", set_("finished", True)))
-        kids.append(node("card", field(flabel, key, req=True), node("row", *nav), if_=f"step={i}", title=f"Step {i}: {label}"))
+        nav.append(
+            button("Next", set_("step", i + 1))
+            if i < 3
+            else button("Finish", set_("finished", True))
+        )
+        kids.append(
+            node(
+                "card",
+                field(flabel, key, req=True),
+                node("row", *nav),
+                if_=f"step={i}",
+                title=f"Step {i}: {label}",
+            )
+        )
     kids.append(node("alert", if_="finished", tone="success", text="All done!"))
-    subjects = [f"a {purpose} wizard", f"a three-step {purpose} flow", f"multi-step form for {purpose}"]
+    subjects = [
+        f"a {purpose} wizard",
+        f"a three-step {purpose} flow",
+        f"multi-step form for {purpose}",
+    ]
     details = ["three steps", "back and next buttons", "a progress bar"]
-    return Screen("wizard", subjects, details, spec(purpose.capitalize(), page(*kids), state, theme=theme_of(rng)))
+    return Screen(
+        "wizard",
+        subjects,
+        details,
+        spec(purpose.capitalize(), page(*kids), state, theme=theme_of(rng)),
+    )
 
 
 def booking(rng: Random) -> Screen:
-    place = pick(rng, ("restaurant", "hair salon", "dentist", "yoga studio", "meeting room", "tennis court"))
+    place = pick(
+        rng, ("restaurant", "hair salon", "dentist", "yoga studio", "meeting room", "tennis court")
+    )
     slots = sample(rng, ["09:00", "10:30", "12:00", "13:30", "15:00", "16:30", "18:00", "19:30"], 4)
     state: dict[str, object] = {"date": "", "time": slots[0], "guests": 2, "booked": False}
     form = node(
@@ -206,14 +298,37 @@ def booking(rng: Random) -> Screen:
     root = page(
         heading(f"Book a {place}"),
         node("card", form),
-        node("alert", if_="booked", tone="success", text="Booked for {date} at {time}, {guests} guests."),
+        node(
+            "alert",
+            if_="booked",
+            tone="success",
+            text="Booked for {date} at {time}, {guests} guests.",
+        ),
     )
     details = ["a date picker", "time slots", "a guest count"]
     data = None
     if rng.random() < 0.5:
-        rows = [{"date": f"2026-0{rng.randint(1, 9)}-{rng.randint(10, 28)}", "time": pick(rng, slots), "who": pick(rng, PEOPLE)} for _ in range(4)]
-        root["c"].append(node("table", data="bookings", title="Upcoming", cols=["date", "time", "who"]))
+        rows = [
+            {
+                "date": f"2026-0{rng.randint(1, 9)}-{rng.randint(10, 28)}",
+                "time": pick(rng, slots),
+                "who": pick(rng, PEOPLE),
+            }
+            for _ in range(4)
+        ]
+        root["c"].append(
+            node("table", data="bookings", title="Upcoming", cols=["date", "time", "who"])
+        )
         data = {"bookings": rows}
         details.append("a table of upcoming bookings")
-    subjects = [f"a booking form for a {place}", f"{place} reservation screen", f"calendar booking page for a {place}"]
-    return Screen("booking", subjects, details, spec(f"{place.capitalize()} booking", root, state, theme=theme_of(rng), data=data))
+    subjects = [
+        f"a booking form for a {place}",
+        f"{place} reservation screen",
+        f"calendar booking page for a {place}",
+    ]
+    return Screen(
+        "booking",
+        subjects,
+        details,
+        spec(f"{place.capitalize()} booking", root, state, theme=theme_of(rng), data=data),
+    )

@@ -69,7 +69,9 @@ def checked(spec: dict[str, Any]) -> str:
     return compact(spec)
 
 
-def generate(seed: int = 0, *, screens_per_kind: int = 200, refine_share: float = 0.25) -> list[Record]:
+def generate(
+    seed: int = 0, *, screens_per_kind: int = 200, refine_share: float = 0.25
+) -> list[Record]:
     """Single-turn pairs for every kind and style, plus refinement conversations."""
     rng = Random(seed)
     out: list[Record] = []

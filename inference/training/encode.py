@@ -29,7 +29,9 @@ def conversation(expert: str, rec: Record) -> list[dict[str, str]]:
 
 def encode(tokenizer: Any, expert: str, rec: Record, max_len: int) -> Encoded:
     messages = conversation(expert, rec)
-    prompt = tokenizer.apply_chat_template(messages[:-1], tokenize=False, add_generation_prompt=True)
+    prompt = tokenizer.apply_chat_template(
+        messages[:-1], tokenize=False, add_generation_prompt=True
+    )
     full = tokenizer.apply_chat_template(messages, tokenize=False)
     assert full.startswith(prompt), "the chat template must extend the generation prompt"
     prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]

@@ -90,15 +90,33 @@ def base_hashes(base: Path) -> dict[str, str]:
     }
 
 
-def train(cfg: TrainConfig, train_set: list[Record], eval_set: list[Record], *, resume: bool = False, log: Log = print) -> dict[str, Any]:
+def train(
+    cfg: TrainConfig,
+    train_set: list[Record],
+    eval_set: list[Record],
+    *,
+    resume: bool = False,
+    log: Log = print,
+) -> dict[str, Any]:
     import torch
-    from peft import LoraConfig, get_peft_model, get_peft_model_state_dict, set_peft_model_state_dict
+    from peft import (
+        LoraConfig,
+        get_peft_model,
+        get_peft_model_state_dict,
+        set_peft_model_state_dict,
+    )
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     torch.manual_seed(cfg.seed)
     tokenizer = AutoTokenizer.from_pretrained(cfg.base)
     base = AutoModelForCausalLM.from_pretrained(cfg.base, dtype=torch.float32)
-    lora = LoraConfig(r=cfg.rank, lora_alpha=2 * cfg.rank, lora_dropout=0.0, target_modules=cfg.targets, task_type="CAUSAL_LM")
+    lora = LoraConfig(
+        r=cfg.rank,
+        lora_alpha=2 * cfg.rank,
+        lora_dropout=0.0,
+        target_modules=cfg.targets,
+        task_type="CAUSAL_LM",
+    )
     model = get_peft_model(base, lora)
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=0.0)
@@ -112,7 +130,12 @@ def train(cfg: TrainConfig, train_set: list[Record], eval_set: list[Record], *, 
         state = torch.load(checkpoint / "state.pt", weights_only=False)
         set_peft_model_state_dict(model, state["adapter"])
         optimizer.load_state_dict(state["optimizer"])
-        step, losses, tokens, seconds = state["step"], state["losses"], state["tokens"], state["seconds"]
+        step, losses, tokens, seconds = (
+            state["step"],
+            state["losses"],
+            state["tokens"],
+            state["seconds"],
+        )
         log(f"resumed from step {step}")
     model.train()
     while step < cfg.steps:
@@ -133,10 +156,19 @@ def train(cfg: TrainConfig, train_set: list[Record], eval_set: list[Record], *, 
         losses.append(round(float(loss.detach()), 4))
         tokens += int(batch["attention_mask"].sum())
         seconds += time.perf_counter() - started
-        log(f"step {step}/{cfg.steps} loss {losses[-1]:.4f} {tokens / seconds:.0f} tok/s eta {(cfg.steps - step) * seconds / step:.0f}s")
+        eta = (cfg.steps - step) * seconds / step
+        speed = tokens / seconds
+        log(f"step {step}/{cfg.steps} loss {losses[-1]:.4f} {speed:.0f} tok/s eta {eta:.0f}s")
         if step % cfg.save_every == 0 or step == cfg.steps:
             staging = _stage_dir(checkpoint)
-            state = {"adapter": get_peft_model_state_dict(model), "optimizer": optimizer.state_dict(), "step": step, "losses": losses, "tokens": tokens, "seconds": seconds}
+            state = {
+                "adapter": get_peft_model_state_dict(model),
+                "optimizer": optimizer.state_dict(),
+                "step": step,
+                "losses": losses,
+                "tokens": tokens,
+                "seconds": seconds,
+            }
             torch.save(state, staging / "state.pt")
             _swap_in(staging, checkpoint)
     eval_loss = _eval_loss(model, tokenizer, cfg, eval_set[: cfg.eval_examples], pad)
@@ -158,9 +190,17 @@ def train(cfg: TrainConfig, train_set: list[Record], eval_set: list[Record], *, 
         "dataset_examples": len(train_set),
         "rank": cfg.rank,
         "target_modules": cfg.targets,
-        "hyperparameters": {k: v for k, v in asdict(cfg).items() if k not in ("expert", "base", "out", "work", "targets")},
+        "hyperparameters": {
+            k: v
+            for k, v in asdict(cfg).items()
+            if k not in ("expert", "base", "out", "work", "targets")
+        },
         "metrics": metrics,
-        "reproduce": f".venv/bin/python manage.py build_datasets && .venv/bin/python manage.py train_expert {cfg.expert} --steps {cfg.steps} --rank {cfg.rank} --lr {cfg.lr} --max-len {cfg.max_len} --batch {cfg.batch} --seed {cfg.seed}",
+        "reproduce": (
+            ".venv/bin/python manage.py build_datasets && .venv/bin/python manage.py "
+            f"train_expert {cfg.expert} --steps {cfg.steps} --rank {cfg.rank} --lr {cfg.lr} "
+            f"--max-len {cfg.max_len} --batch {cfg.batch} --seed {cfg.seed}"
+        ),
     }
     staging = _stage_dir(cfg.out)
     model.save_pretrained(staging)
@@ -170,7 +210,9 @@ def train(cfg: TrainConfig, train_set: list[Record], eval_set: list[Record], *, 
     return manifest
 
 
-def _eval_loss(model: Any, tokenizer: Any, cfg: TrainConfig, records: list[Record], pad: int) -> float | None:
+def _eval_loss(
+    model: Any, tokenizer: Any, cfg: TrainConfig, records: list[Record], pad: int
+) -> float | None:
     import torch
 
     if not records:
@@ -179,6 +221,8 @@ def _eval_loss(model: Any, tokenizer: Any, cfg: TrainConfig, records: list[Recor
     total = 0.0
     with torch.no_grad():
         for rec in records:
-            total += float(model(**_batch([encode(tokenizer, cfg.expert, rec, cfg.max_len)], pad)).loss)
+            total += float(
+                model(**_batch([encode(tokenizer, cfg.expert, rec, cfg.max_len)], pad)).loss
+            )
     model.train()
     return round(total / len(records), 4)

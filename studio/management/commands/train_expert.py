@@ -29,7 +29,9 @@ class Command(BaseCommand):
         parser.add_argument("--eval-examples", type=int, default=defaults.eval_examples)
         parser.add_argument("--seed", type=int, default=defaults.seed)
         parser.add_argument("--out", type=Path, default=None, help="the finished adapter folder")
-        parser.add_argument("--work", type=Path, default=None, help="checkpoints; var/training/NAME")
+        parser.add_argument(
+            "--work", type=Path, default=None, help="checkpoints; var/training/NAME"
+        )
         parser.add_argument("--base", type=Path, default=None, help="default: the engine's model")
         parser.add_argument("--data", type=Path, default=None, help="built datasets; var/datasets")
         parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
