@@ -1,0 +1,228 @@
+"""The training loop: batches, AdamW with warmup and cosine decay, checkpoints, the manifest.
+
+Checkpoints (adapter weights, optimizer, schedule, data order, losses) go to `<work>/checkpoint`
+every `save_every` steps, staged and renamed, so `resume` continues from the last one. The
+finished adapter is staged next to `out` and renamed into place: never half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from inference.datasets.common import Record, jsonl_bytes, sha256_hex
+from inference.default_model import GGUF_SHA256, sha256_of
+from inference.experts import MANIFEST
+from inference.training.encode import IGNORE, Encoded, encode
+
+TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+Log = Callable[[str], None]
+
+
+@dataclass
+class TrainConfig:
+    expert: str
+    base: Path
+    out: Path
+    work: Path
+    steps: int = 300
+    rank: int = 16
+    lr: float = 2e-4
+    max_len: int = 768
+    batch: int = 4
+    save_every: int = 25
+    eval_examples: int = 16
+    seed: int = 0
+    targets: list[str] = field(default_factory=lambda: list(TARGETS))
+
+
+def _lr_at(step: int, cfg: TrainConfig) -> float:
+    warmup = max(1, cfg.steps // 20)
+    if step < warmup:
+        return cfg.lr * (step + 1) / warmup
+    progress = (step - warmup) / max(1, cfg.steps - warmup)
+    return cfg.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def _batch(items: list[Encoded], pad_id: int) -> dict[str, Any]:
+    import torch
+
+    width = max(len(e.ids) for e in items)
+    ids = [e.ids + [pad_id] * (width - len(e.ids)) for e in items]
+    labels = [e.labels + [IGNORE] * (width - len(e.labels)) for e in items]
+    mask = [[1] * len(e.ids) + [0] * (width - len(e.ids)) for e in items]
+    return {
+        "input_ids": torch.tensor(ids),
+        "labels": torch.tensor(labels),
+        "attention_mask": torch.tensor(mask),
+    }
+
+
+def _stage_dir(target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    staging.chmod(0o755)
+    return staging
+
+
+def _swap_in(staging: Path, target: Path) -> None:
+    old = target.with_name(f".{target.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        target.rename(old)
+    staging.rename(target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def base_hashes(base: Path) -> dict[str, str]:
+    weights = base / "model.safetensors"
+    return {
+        "base_sha256": GGUF_SHA256,  # the source the default model is built from, as untrained
+        "base_weights_sha256": sha256_of(weights) if weights.is_file() else "",
+    }
+
+
+def train(
+    cfg: TrainConfig,
+    train_set: list[Record],
+    eval_set: list[Record],
+    *,
+    resume: bool = False,
+    log: Log = print,
+) -> dict[str, Any]:
+    import torch
+    from peft import (
+        LoraConfig,
+        get_peft_model,
+        get_peft_model_state_dict,
+        set_peft_model_state_dict,
+    )
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    torch.manual_seed(cfg.seed)
+    tokenizer = AutoTokenizer.from_pretrained(cfg.base)
+    base = AutoModelForCausalLM.from_pretrained(cfg.base, dtype=torch.float32)
+    lora = LoraConfig(
+        r=cfg.rank,
+        lora_alpha=2 * cfg.rank,
+        lora_dropout=0.0,
+        target_modules=cfg.targets,
+        task_type="CAUSAL_LM",
+    )
+    model = get_peft_model(base, lora)
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=0.0)
+    encoded: dict[int, Encoded] = {}  # lazily: a short run should not tokenize everything
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    order = list(range(len(train_set)))
+    Random(cfg.seed).shuffle(order)
+    step, losses, tokens, seconds = 0, [], 0, 0.0
+    checkpoint = cfg.work / "checkpoint"
+    if resume and (checkpoint / "state.pt").is_file():
+        state = torch.load(checkpoint / "state.pt", weights_only=False)
+        set_peft_model_state_dict(model, state["adapter"])
+        optimizer.load_state_dict(state["optimizer"])
+        step, losses, tokens, seconds = (
+            state["step"],
+            state["losses"],
+            state["tokens"],
+            state["seconds"],
+        )
+        log(f"resumed from step {step}")
+    model.train()
+    while step < cfg.steps:
+        started = time.perf_counter()
+        picks = [order[(step * cfg.batch + i) % len(order)] for i in range(cfg.batch)]
+        for i in picks:
+            if i not in encoded:
+                encoded[i] = encode(tokenizer, cfg.expert, train_set[i], cfg.max_len)
+        batch = _batch([encoded[i] for i in picks], pad)
+        for group in optimizer.param_groups:
+            group["lr"] = _lr_at(step, cfg)
+        loss = model(**batch).loss
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        step += 1
+        losses.append(round(float(loss.detach()), 4))
+        tokens += int(batch["attention_mask"].sum())
+        seconds += time.perf_counter() - started
+        eta = (cfg.steps - step) * seconds / step
+        speed = tokens / seconds
+        log(f"step {step}/{cfg.steps} loss {losses[-1]:.4f} {speed:.0f} tok/s eta {eta:.0f}s")
+        if step % cfg.save_every == 0 or step == cfg.steps:
+            staging = _stage_dir(checkpoint)
+            state = {
+                "adapter": get_peft_model_state_dict(model),
+                "optimizer": optimizer.state_dict(),
+                "step": step,
+                "losses": losses,
+                "tokens": tokens,
+                "seconds": seconds,
+            }
+            torch.save(state, staging / "state.pt")
+            _swap_in(staging, checkpoint)
+    eval_loss = _eval_loss(model, tokenizer, cfg, eval_set[: cfg.eval_examples], pad)
+    tail = losses[-10:]
+    metrics = {
+        "final_loss": round(sum(tail) / len(tail), 4),
+        "first_loss": losses[0],
+        "eval_loss": eval_loss,
+        "trained_tokens": tokens,
+        "tokens_per_s": round(tokens / seconds, 1),
+        "train_seconds": round(seconds, 1),
+        "truncated_examples": sum(e.truncated for e in encoded.values()),
+    }
+    manifest = {
+        "expert": cfg.expert,
+        "trained": True,
+        **base_hashes(cfg.base),
+        "dataset_sha256": sha256_hex(jsonl_bytes(train_set)),
+        "dataset_examples": len(train_set),
+        "rank": cfg.rank,
+        "target_modules": cfg.targets,
+        "hyperparameters": {
+            k: v
+            for k, v in asdict(cfg).items()
+            if k not in ("expert", "base", "out", "work", "targets")
+        },
+        "metrics": metrics,
+        "reproduce": (
+            ".venv/bin/python manage.py build_datasets && .venv/bin/python manage.py "
+            f"train_expert {cfg.expert} --steps {cfg.steps} --rank {cfg.rank} --lr {cfg.lr} "
+            f"--max-len {cfg.max_len} --batch {cfg.batch} --seed {cfg.seed}"
+        ),
+    }
+    staging = _stage_dir(cfg.out)
+    model.save_pretrained(staging)
+    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))
+    _swap_in(staging, cfg.out)
+    log(f"adapter written to {cfg.out} (final loss {metrics['final_loss']}, eval loss {eval_loss})")
+    return manifest
+
+
+def _eval_loss(
+    model: Any, tokenizer: Any, cfg: TrainConfig, records: list[Record], pad: int
+) -> float | None:
+    import torch
+
+    if not records:
+        return None
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        for rec in records:
+            total += float(
+                model(**_batch([encode(tokenizer, cfg.expert, rec, cfg.max_len)], pad)).loss
+            )
+    model.train()
+    return round(total / len(records), 4)
