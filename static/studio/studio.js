@@ -130,6 +130,7 @@ function studio(isFrameReady, rememberView) {
     "generation.accepted"(data) {
       current = { id: data.generation, text: "", seq: 0, done: false };
       document.body.dataset.generation = data.generation; // for tools that follow the page
+      delete document.body.dataset.firstViewEngineS;
       specText.textContent = "";
       showProblems([]);
       timingsList.replaceChildren();
@@ -152,6 +153,9 @@ function studio(isFrameReady, rememberView) {
       specText.textContent = current.text;
       setStatus("Streaming… " + data.tokens + " tokens");
       if (data.html !== undefined) postView(data.html, data.state);
+      if (data.html && !document.body.dataset.firstViewEngineS) {
+        document.body.dataset.firstViewEngineS = data.engine_s; // for bench/pipeline.py
+      }
     },
     "generation.done"(data) {
       if (!current || data.generation !== current.id) return;

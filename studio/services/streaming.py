@@ -40,8 +40,12 @@ class _Batcher:
         self.seq = 0
         self.last_flush = 0.0
         self.first_token_at: Any = None
+        # Engine time up to the newest delta: lets clients tell our overhead from the engine's.
+        self.engine_started = time.monotonic()
+        self.engine_elapsed = 0.0
 
     def add(self, delta: Delta) -> None:
+        self.engine_elapsed = time.monotonic() - self.engine_started
         self.text += delta.text
         self.pending += delta.text
         self.tokens = delta.tokens
@@ -73,6 +77,7 @@ class _Batcher:
             # Only the studio draws partial views; API callers get the text alone.
             message.update(view_payload(self.text))
         message["sent_at"] = time.time()  # lets clients measure delivery; wall clock on purpose
+        message["engine_s"] = round(self.engine_elapsed, 4)
         group_send(self.group, message)
         self.pending = ""
         self.last_flush = time.monotonic()
