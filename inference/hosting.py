@@ -1,5 +1,8 @@
 """The process-wide engine: started once per worker process, stopped on shutdown.
 
+Celery installs its own SIGTERM handler after `worker_init`; its warm shutdown fires
+`worker_shutdown`, which stops the engine (see studio/celery.py).
+
 Tests may install another engine (a fake, in unit tests only); production code never does.
 """
 
@@ -7,9 +10,7 @@ from __future__ import annotations
 
 import atexit
 import logging
-import signal
 import threading
-from types import FrameType
 
 from inference.protocol import Engine
 
@@ -34,7 +35,6 @@ def start_engine() -> Engine:
             _engine = VllmEngine(settings)
             _warm_up(_engine)
             atexit.register(stop_engine)
-            _chain_sigterm()
         return _engine
 
 
@@ -68,17 +68,3 @@ def stop_engine() -> None:
     if engine is not None:
         log.info("stopping the engine")
         engine.shutdown()
-
-
-def _chain_sigterm() -> None:
-    """Stop the engine's child process on SIGTERM even if the host's own handler stalls."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    previous = signal.getsignal(signal.SIGTERM)
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        threading.Thread(target=stop_engine, daemon=True).start()
-        if callable(previous):
-            previous(signum, frame)
-
-    signal.signal(signal.SIGTERM, handler)
