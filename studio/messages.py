@@ -16,14 +16,12 @@ from urllib.parse import parse_qs
 GENERATE = "generate"
 RESYNC = "resync"
 
-# Server -> client, over the WebSocket; the first three also travel on the channel layer.
+# Server -> client, over the WebSocket; delta and done also travel on the channel layer.
 GENERATION_ACCEPTED = "generation.accepted"
 GENERATION_DELTA = "generation.delta"
 GENERATION_DONE = "generation.done"
 GENERATION_SNAPSHOT = "generation.snapshot"
 ERROR = "error"
-
-CHANNEL_LAYER_TYPES = (GENERATION_DELTA, GENERATION_DONE)
 
 
 def project_group(project_id: uuid.UUID | str) -> str:

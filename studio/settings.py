@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from pathlib import Path
 
 import dj_database_url
 
@@ -126,7 +125,3 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("MACARON_LOG_LEVEL", "INFO")},
 }
-
-
-def data_path(*parts: str) -> Path:
-    return DATA_HOME.joinpath(*parts)
