@@ -6,14 +6,10 @@ prefix cache keeps its KV resident.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from inference.experts import get_expert
 from inference.protocol import GenerationRequest, Message
-
-UI_EXAMPLE_PATH = Path(__file__).with_name("ui_example.json")
 
 TEXT_SYSTEM_PROMPTS = {
     "chat": "You are Macaron's chat expert. Answer helpfully and concisely.",
@@ -28,17 +24,14 @@ TEXT_SYSTEM_PROMPTS = {
 
 
 def ui_system_prompt() -> str:
-    """Short on purpose: the untrained 135M model follows a short prompt and one example best.
-    Listing the whole v1 catalog here made it drift (the sign-up prompt lost its checkbox and
-    its state-driven text); the trained ui expert learns the catalog from data instead."""
-    example = json.dumps(json.loads(UI_EXAMPLE_PATH.read_text()), separators=(",", ":"))
+    """Short on purpose. The trained ui expert learns the v1 catalog from its dataset, so the
+    prompt only names the task; every token here is paid on each training example (about a
+    third of the hour's budget went to a few-shot example before) and must stay byte-identical
+    between training and serving for the adapter to see what it was trained on."""
     return (
-        "You are Macaron's UI expert. You write UI4A specs: compact JSON describing an "
-        "interactive interface. Components: page, stack, row, card, heading, text, input, "
-        "checkbox, button. Inputs and checkboxes bind to state keys; text shows state with "
-        "{key}; buttons run an action (set or toggle a state key); 'if' shows a node only "
-        "when its state key is true.\n"
-        f"Example, for 'a newsletter signup box':\n{example}"
+        "You are Macaron's UI expert. Reply with one UI4A spec: compact JSON with a title, a "
+        "root component tree and its initial state, for the interface the user asks for. "
+        "For a follow-up request, reply with the whole revised spec."
     )
 
 
