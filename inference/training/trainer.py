@@ -212,7 +212,8 @@ def train(
         "reproduce": (
             ".venv/bin/python manage.py build_datasets && .venv/bin/python manage.py "
             f"train_expert {cfg.expert} --steps {cfg.steps} --rank {cfg.rank} --lr {cfg.lr} "
-            f"--max-len {cfg.max_len} --batch {cfg.batch} --seed {cfg.seed}"
+            f"--max-len {cfg.max_len} --batch {cfg.batch} --seed {cfg.seed} "
+            f"--targets {','.join(cfg.targets)}"
         ),
     }
     staging = _stage_dir(cfg.out)

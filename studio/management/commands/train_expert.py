@@ -28,6 +28,11 @@ class Command(BaseCommand):
         parser.add_argument("--save-every", type=int, default=defaults.save_every)
         parser.add_argument("--eval-examples", type=int, default=defaults.eval_examples)
         parser.add_argument("--seed", type=int, default=defaults.seed)
+        parser.add_argument(
+            "--targets",
+            default=",".join(defaults.targets),
+            help="comma-separated module names the LoRA adapts",
+        )
         parser.add_argument("--out", type=Path, default=None, help="the finished adapter folder")
         parser.add_argument(
             "--work", type=Path, default=None, help="checkpoints; var/training/NAME"
@@ -63,5 +68,6 @@ class Command(BaseCommand):
             save_every=o["save_every"],
             eval_examples=o["eval_examples"],
             seed=o["seed"],
+            targets=[t.strip() for t in o["targets"].split(",") if t.strip()],
         )
         train(cfg, train_set, eval_set, resume=o["resume"], log=self.stdout.write)
