@@ -42,6 +42,9 @@ class TrainConfig:
     save_every: int = 25
     eval_examples: int = 16
     seed: int = 0
+    # Recompute activations in the backward pass: about a third more compute, but a batch of
+    # 4 x 1024 tokens needs about 1 GB instead of 10, which the shared 24 GB machine cannot spare.
+    gradient_checkpointing: bool = True
     targets: list[str] = field(default_factory=lambda: list(TARGETS))
 
 
@@ -135,6 +138,9 @@ def train(
     device = "cuda" if torch.cuda.is_available() else "cpu"
     dtype = torch.bfloat16 if device == "cuda" else torch.float32
     base = AutoModelForCausalLM.from_pretrained(cfg.base, dtype=dtype).to(device)
+    if cfg.gradient_checkpointing:
+        base.config.use_cache = False
+        base.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     lora = LoraConfig(
         r=cfg.rank,
         lora_alpha=2 * cfg.rank,
