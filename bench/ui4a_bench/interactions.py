@@ -18,10 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bench.ui4a_bench.view import LoadedView, ViewHost
 from ui4a.tree import NodeRef, walk
 from ui4a.validate import ID_PATTERN
-
-from bench.ui4a_bench.view import LoadedView, ViewHost
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator
@@ -107,9 +106,7 @@ def reveal(view: LoadedView, selector: str) -> tuple[Locator | None, list[str]]:
     pressed: set[str] = set()
     for _ in range(REVEAL_ROUNDS):
         openers = [
-            o
-            for o in view.locator.locator(OPENERS).all()
-            if _visible(o) and _key(o) not in pressed
+            o for o in view.locator.locator(OPENERS).all() if _visible(o) and _key(o) not in pressed
         ]
         if not openers:
             break
@@ -379,4 +376,3 @@ def _full_match(pattern: str, text: str) -> bool:
         return re.fullmatch(pattern, text) is not None
     except re.error:
         return False
-

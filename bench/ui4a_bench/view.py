@@ -9,6 +9,7 @@ every console error or uncaught exception, the frame's included.
 from __future__ import annotations
 
 import html
+import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -79,10 +80,11 @@ class ViewHost:
             viewport={"width": WIDTH, "height": HEIGHT}, reduced_motion="reduce"
         )
         self.page: Page | None = None
-        self._documents: dict[int, str] = {}
+        self._documents: dict[str, str] = {}
 
     def document(self, spec: dict[str, Any]) -> str:
-        key = id(spec)
+        """The rendered document, kept for the spec's several checks (keyed by its content)."""
+        key = json.dumps(spec, sort_keys=True)
         if key not in self._documents:
             self._documents = {key: ui4a.render_document(spec)}  # one spec at a time is enough
         return self._documents[key]
