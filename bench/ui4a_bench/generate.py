@@ -14,7 +14,6 @@ import os
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -119,30 +118,30 @@ def generate_all(
             shown = done
         if done == len(ids) or time.monotonic() > deadline:
             break
+        for service in stack.services:
+            service.check_alive()  # a dead worker or Redis: say so now, with its log
         time.sleep(2)
     for run in runs:
-        _read_back(stack, run)
+        _read_back(run)
     return runs
 
 
-def _read_back(stack: Stack, run: Generated) -> None:
-    """The row as the studio stores it; status and timings through Daphne's snapshot endpoint."""
+def _read_back(run: Generated) -> None:
+    """The row as the worker stored it. Read from the database, not through a view that renders
+    it: a spec that crashes the renderer must still be counted, as a failure."""
     from studio.models import Generation
 
-    url = f"{stack.url}/api/generations/{run.generation_id}"
-    with urllib.request.urlopen(url, timeout=30) as response:
-        snapshot = json.load(response)
-    run.status = snapshot["status"]
-    if run.status not in ("done", "failed"):
-        run.error = f"still {run.status} at the bench's deadline"
-        return
     row = Generation.objects.get(pk=run.generation_id)
-    run.finish_reason = snapshot["finish_reason"]
-    run.text = snapshot["text"]
-    run.problems = list(snapshot["problems"])
-    run.error = snapshot["error"]
+    run.status = row.status
+    if not row.finished:
+        run.error = f"still {row.status} at the bench's deadline"
+        return
+    run.finish_reason = row.finish_reason
+    run.text = row.text
+    run.problems = list(row.problems)
+    run.error = row.error
     run.spec = row.spec
-    timings = snapshot["timings"]
-    run.tokens = int(timings["tokens"] or 0)
+    timings = row.timings()
+    run.tokens = row.tokens
     if timings["total_s"] is not None and timings["queue_wait_s"] is not None:
         run.seconds = round(timings["total_s"] - timings["queue_wait_s"], 3)
