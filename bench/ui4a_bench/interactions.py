@@ -7,8 +7,8 @@ input carries every bound field it shows, and bad input (a required field left e
 invalid email, a value outside its limits) shows a validation message and submits nothing.
 
 Each check opens the view afresh, so checks never depend on each other. Reaching a hidden
-element is a greedy walk over the controls the view shows, bounded in rounds: a heuristic that
-finds wizards' later steps, dialogs and tabs, and says what it clicked.
+element is a bounded breadth-first walk over the controls the view shows: a heuristic that
+finds wizards' later steps, dialogs and tabs, and says what it pressed.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 FIELDS = ("input", "textarea", "select", "checkbox", "switch", "radio", "slider")
 CLICK_MS = 5_000  # a busy 2-core machine can take seconds to settle a modal dialog
 OPENER_CLICK_MS = 2_000  # an opener hidden behind a modal dialog is skipped, not waited for
-REVEAL_ROUNDS = 3
+REVEAL_DEPTH = 3  # presses in a row, enough for the last step of a four-step wizard
+REVEAL_LOADS = 16  # fresh loads one reveal may spend
 # Controls a user can press to move the view along; table sorting and paging reveal nothing.
 OPENERS = "button[id][data-action], [role=tab][id], form.u4-form[id] > button[type=submit]"
 TEXT_SAMPLES = {
@@ -84,12 +85,12 @@ def run_check(host: ViewHost, spec: dict[str, Any], check: Check) -> Result:
     """Open the view, reach the check's element and run it; a crash is a failed check."""
     runner = {"button": _button, "form submit": _form_submit, "form validation": _validation}
     try:
-        view = host.open(spec)
-        target, steps = reveal(view, check.selector)
+        view, target, steps = reveal(host.open(spec), check.selector)
         if target is None:
-            walked = f" after {', '.join(steps)}" if steps else ""
-            return Result(check.kind, check.name, False, f"not reachable{walked}")
+            return Result(check.kind, check.name, False, "not reachable from the first screen")
         passed, detail = runner[check.kind](view, target, check)
+        if steps:
+            detail = f"{detail} (reached after {', '.join(steps)})"
         if view.errors:
             passed, detail = False, f"console error: {view.errors[0][:200]}"
         return Result(check.kind, check.name, passed, detail)
@@ -97,37 +98,63 @@ def run_check(host: ViewHost, spec: dict[str, Any], check: Check) -> Result:
         return Result(check.kind, check.name, False, f"{type(exc).__name__}: {str(exc)[:200]}")
 
 
-def reveal(view: LoadedView, selector: str) -> tuple[Locator | None, list[str]]:
-    """The visible element for `selector`, pressing what the view offers until it shows."""
-    target = view.locator.locator(selector).first
-    steps: list[str] = []
-    if _visible(target):
-        return target, steps
-    pressed: set[str] = set()
-    for _ in range(REVEAL_ROUNDS):
-        openers = [
-            o for o in view.locator.locator(OPENERS).all() if _visible(o) and _key(o) not in pressed
-        ]
-        if not openers:
-            break
-        for opener in openers:
-            if not _visible(opener):
+def reveal(view: LoadedView, selector: str) -> tuple[LoadedView, Locator | None, list[str]]:
+    """The visible element for `selector`: at once, or after pressing what the view offers.
+
+    A breadth-first walk over press sequences (Next, a tab, Edit, a form's submit with valid
+    input), each replayed on a fresh load, so the shortest way in is found and a press that
+    leads away (Back) does not strand the walk. Views that look alike are explored once."""
+    host, spec = view.host, view.spec
+    queue: list[list[str]] = [[]]
+    seen: set[str] = set()
+    loads = 0
+    while queue and loads < REVEAL_LOADS:
+        presses = queue.pop(0)
+        if presses:
+            view = host.open(spec)
+            loads += 1
+            if not all(_press(view, key) for key in presses):
                 continue
-            pressed.add(_key(opener))
-            steps.append(repr(opener.inner_text().strip()[:40]))
-            if opener.get_attribute("type") == "submit":
-                fill_form(opener.locator("xpath=.."))
-            try:
-                opener.click(timeout=OPENER_CLICK_MS)
-            except Exception:
-                continue  # covered by a modal dialog, say; try the next one
-            view.settle()
-            if _visible(target):
-                return target, steps
-            if view.locator.locator("dialog[open]").count():
-                view.page.keyboard.press("Escape")  # a dialog that did not hold the target
-                view.settle()
-    return None, steps
+        target = view.locator.locator(selector).first
+        if _visible(target):
+            return view, target, [_label(key) for key in presses]
+        snapshot = view.snapshot()
+        if snapshot in seen or len(presses) >= REVEAL_DEPTH:
+            continue
+        seen.add(snapshot)
+        for opener in view.locator.locator(OPENERS).all():
+            if _visible(opener):
+                queue.append([*presses, _press_key(opener)])
+    return view, None, []
+
+
+def _press_key(opener: Locator) -> str:
+    """How to find a control again on a fresh load of the same view, with its text to show."""
+    key = _key(opener)
+    kind = "submit" if opener.get_attribute("type") == "submit" else "click"
+    return f"{kind}\t{key}\t{opener.inner_text().strip()[:40]}"
+
+
+def _label(press: str) -> str:
+    return repr(press.split("\t")[2])
+
+
+def _press(view: LoadedView, press: str) -> bool:
+    kind, key, _ = press.split("\t")
+    if kind == "submit":
+        opener = view.locator.locator(f"[id='{key}'] > button[type=submit]")
+    else:
+        opener = view.locator.locator(f"[id='{key}']")
+    if not _visible(opener):
+        return False
+    if kind == "submit":
+        fill_form(opener.locator("xpath=.."))
+    try:
+        opener.first.click(timeout=OPENER_CLICK_MS)
+    except Exception:
+        return False  # covered by a modal dialog, say
+    view.settle()
+    return True
 
 
 def _button(view: LoadedView, target: Locator, check: Check) -> tuple[bool, str]:

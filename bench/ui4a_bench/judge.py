@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.ui4a_bench import interactions, requirements
-from bench.ui4a_bench.view import ViewHost, ViewNotReady
+from bench.ui4a_bench.view import HEIGHT, WIDTH, ViewHost, ViewNotReady
 
 
 @dataclass
@@ -54,7 +54,10 @@ def judge(
     verdict.errors = list(view.errors)
     if screenshot is not None:
         screenshot.parent.mkdir(parents=True, exist_ok=True)
-        view.page.locator("#view").screenshot(path=str(screenshot))
+        # The frame is as tall as a laptop screen; the shot stops where the view's content does.
+        tall = int(view.frame.evaluate("() => document.documentElement.scrollHeight"))
+        clip = {"x": 0, "y": 0, "width": WIDTH, "height": min(max(tall, 160), HEIGHT)}
+        view.page.screenshot(path=str(screenshot), clip=clip)  # type: ignore[arg-type]
     verdict.requirements = [requirements.check(view.locator, r) for r in wanted]
     verdict.checks = [
         interactions.run_check(host, spec, check) for check in interactions.checks_for(spec)

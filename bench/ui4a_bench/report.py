@@ -229,8 +229,12 @@ def _cell(row: Row, variant: str) -> str:
             _mark(g.valid, "valid"),
             _mark(v.clean, "clean"),
             _mark(met == len(v.requirements), f"req {met}/{len(v.requirements)}"),
-            _mark(passed == len(v.checks), f"int {passed}/{len(v.checks)}"),
         ]
+        + (
+            [_mark(passed == len(v.checks), f"int {passed}/{len(v.checks)}")]
+            if v.checks
+            else ["<span class='muted'>no interactions</span>"]
+        )
     )
     shot = f"<img src='{esc(row.screenshot)}' alt='{esc(variant)} view'>" if row.screenshot else ""
     if not shot:

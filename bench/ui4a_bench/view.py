@@ -8,6 +8,7 @@ every console error or uncaught exception, the frame's included.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 from dataclasses import dataclass, field
@@ -35,12 +36,19 @@ SNAPSHOT = """() => {
 }"""
 
 
+# A 1x1 light-grey PNG.
+PLACEHOLDER_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//9/PQAJYwPRBCyJbQAAAABJRU5ErkJggg=="
+)
+
+
 class ViewNotReady(RuntimeError):
     """The view's runtime never said it was ready."""
 
 
 @dataclass
 class LoadedView:
+    host: ViewHost  # to open the same spec again
     page: Page
     frame: Frame
     spec: dict[str, Any]
@@ -79,6 +87,12 @@ class ViewHost:
         self.context: BrowserContext = browser.new_context(
             viewport={"width": WIDTH, "height": HEIGHT}, reduced_motion="reduce"
         )
+        # This machine is offline: answer the https images a spec shows with a placeholder,
+        # so a failed fetch is not counted as the view's console error.
+        self.context.route(
+            "http*://**/*",
+            lambda route: route.fulfill(status=200, content_type="image/png", body=PLACEHOLDER_PNG),
+        )
         self.page: Page | None = None
         self._documents: dict[str, str] = {}
 
@@ -111,7 +125,7 @@ class ViewHost:
         frame = handle.content_frame() if handle else None
         if frame is None:
             raise ViewNotReady("the preview frame has no document")
-        view = LoadedView(page, frame, spec, errors)
+        view = LoadedView(self, page, frame, spec, errors)
         view.settle(120)  # charts draw and the first state settles
         return view
 

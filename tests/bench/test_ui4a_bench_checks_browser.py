@@ -105,9 +105,43 @@ def test_interaction_checks_pass_on_the_docs_examples(host: ViewHost, component:
 def test_it_reaches_a_button_inside_a_dialog_by_opening_it(host: ViewHost) -> None:
     spec = example("dialog")
     check = next(c for c in interactions.checks_for(spec) if c.name == "button 'Delete'")
-    view = host.open(spec)
-    target, steps = interactions.reveal(view, check.selector)
+    _, target, steps = interactions.reveal(host.open(spec), check.selector)
     assert target is not None and steps == ["'Delete project'"]
+
+
+def test_it_reaches_a_wizards_last_step_by_pressing_next_twice(host: ViewHost) -> None:
+    spec = example("progress")
+    spec["root"]["c"] = [
+        {"t": "progress", "label": "Progress", "bind": "step", "max": 3},
+        *(
+            {
+                "t": "row",
+                "if": f"step={i}",
+                "c": [
+                    {
+                        "t": "button",
+                        "label": "Back",
+                        "on": {"do": "set", "path": "step", "value": i - 1},
+                    },
+                    {
+                        "t": "button",
+                        "label": "Next",
+                        "on": {"do": "set", "path": "step", "value": i + 1},
+                    },
+                ],
+            }
+            for i in (1, 2, 3)
+        ),
+    ]
+    spec["state"] = {"step": 1}
+    fixed = ui4a.repair(spec).spec
+    assert fixed is not None
+    last_back = interactions.checks_for(fixed)[4]
+    assert last_back.name == "button 'Back'"
+    _, target, steps = interactions.reveal(host.open(fixed), last_back.selector)
+    assert target is not None and steps == ["'Next'", "'Next'"]
+    results = [interactions.run_check(host, fixed, c) for c in interactions.checks_for(fixed)]
+    assert all(r.passed for r in results), results
 
 
 def test_a_form_submit_carries_the_values_typed_into_its_fields(host: ViewHost) -> None:
