@@ -20,18 +20,10 @@ from pathlib import Path
 
 from bench.ui4a_bench import devset
 from bench.ui4a_bench.generate import Generated, generate_all, running_stack
-from bench.ui4a_bench.judge import judge
+from bench.ui4a_bench.judges import Job, judge_many
 from bench.ui4a_bench.report import Row, html_report, summarize, table
 from inference.variants import VARIANTS, UnknownVariant, check_variant
 
-CHROMIUM = os.environ.get("MACARON_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ORDER = ("base", "trained", "unconstrained")
 
 
@@ -56,6 +48,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=8, help="worker threads")
     parser.add_argument("--out", type=Path, default=Path("bench/results/ui4a_bench"))
     parser.add_argument(
+        "--judges", type=int, default=os.cpu_count() or 1, help="Chromium processes judging"
+    )
+    parser.add_argument(
         "--rejudge", type=Path, help="judge the generations in this results.json again"
     )
     args = parser.parse_args(argv)
@@ -65,8 +60,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(str(exc))
     if not args.variants:
         parser.error(f"--variants needs at least one of {', '.join(VARIANTS)}")
-    if args.limit < 0 or args.max_tokens < 16 or args.concurrency < 1:
-        parser.error("--limit must be >= 0, --max-tokens >= 16 and --concurrency >= 1")
+    if args.limit < 0 or args.max_tokens < 16 or min(args.concurrency, args.judges) < 1:
+        parser.error("--limit must be >= 0, --max-tokens >= 16, --concurrency and --judges >= 1")
     return args
 
 
@@ -98,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{time.monotonic() - started:.0f} s)"
         )
     judged_at = time.monotonic()
-    rows = judge_all(prompts, generated, args.out)
+    rows = judge_all(prompts, generated, args.out, workers=args.judges)
     log(f"judged in Chromium in {time.monotonic() - judged_at:.0f} s")
 
     summary = summarize(rows, variants)
@@ -119,25 +114,20 @@ def main(argv: list[str] | None = None) -> None:
     log(f"wrote {args.out / 'results.json'} and {args.out / 'report.html'}")
 
 
-def judge_all(prompts: list[devset.DevPrompt], generated: list[Generated], out: Path) -> list[Row]:
-    from playwright.sync_api import sync_playwright
-
-    from bench.ui4a_bench.view import ViewHost
-
+def judge_all(
+    prompts: list[devset.DevPrompt], generated: list[Generated], out: Path, *, workers: int
+) -> list[Row]:
     by_id = {p.id: p for p in prompts}
-    rows: list[Row] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        host = ViewHost(browser)
-        for index, g in enumerate(generated, start=1):
-            prompt = by_id[g.prompt_id]
-            shot = Path("shots") / f"{g.prompt_id}-{g.variant}.png"
-            verdict = judge(host, g.spec, list(prompt.requires), screenshot=out / shot)
-            rows.append(Row(prompt, g, verdict, str(shot) if verdict.rendered else ""))
-            log(f"  judged {index}/{len(generated)}: {g.prompt_id} {g.variant}")
-        host.close()
-        browser.close()
-    return rows
+    shots = [Path("shots") / f"{g.prompt_id}-{g.variant}.png" for g in generated]
+    jobs: list[Job] = [
+        (g.spec, list(by_id[g.prompt_id].requires), out / shot)
+        for g, shot in zip(generated, shots, strict=True)
+    ]
+    verdicts = dict(judge_many(jobs, workers=workers, log=log))
+    return [
+        Row(by_id[g.prompt_id], g, verdicts[i], str(shots[i]) if verdicts[i].rendered else "")
+        for i, g in enumerate(generated)
+    ]
 
 
 def _reload(path: Path, variants: list[str]) -> list[Generated]:

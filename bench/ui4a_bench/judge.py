@@ -11,6 +11,11 @@ from bench.ui4a_bench import interactions, requirements
 from bench.ui4a_bench.view import HEIGHT, WIDTH, ViewHost, ViewNotReady
 
 
+# Where the view's content ends (the frame's document is always at least as tall as the frame).
+CONTENT_BOTTOM = """() => Math.ceil(Math.max(0, ...[...document.getElementById("ui4a-root")
+    .querySelectorAll("*")].map((e) => e.getBoundingClientRect().bottom))) + 16"""
+
+
 @dataclass
 class Verdict:
     rendered: bool = False
@@ -55,7 +60,7 @@ def judge(
     if screenshot is not None:
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         # The frame is as tall as a laptop screen; the shot stops where the view's content does.
-        tall = int(view.frame.evaluate("() => document.documentElement.scrollHeight"))
+        tall = int(view.frame.evaluate(CONTENT_BOTTOM))
         clip = {"x": 0, "y": 0, "width": WIDTH, "height": min(max(tall, 160), HEIGHT)}
         view.page.screenshot(path=str(screenshot), clip=clip)  # type: ignore[arg-type]
     verdict.requirements = [requirements.check(view.locator, r) for r in wanted]
