@@ -10,7 +10,6 @@ from typing import Any
 from bench.ui4a_bench import interactions, requirements
 from bench.ui4a_bench.view import HEIGHT, WIDTH, ViewHost, ViewNotReady
 
-
 # Where the view's content ends (the frame's document is always at least as tall as the frame).
 CONTENT_BOTTOM = """() => Math.ceil(Math.max(0, ...[...document.getElementById("ui4a-root")
     .querySelectorAll("*")].map((e) => e.getBoundingClientRect().bottom))) + 16"""
