@@ -19,8 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import keyword_router
-
+from bench import keyword_router
 from inference import router
 
 

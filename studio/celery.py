@@ -6,6 +6,7 @@ process, and threads let concurrent tasks share (and batch in) the one engine.
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,13 @@ app.autodiscover_tasks(["studio"])
 def start_engine(**_: Any) -> None:
     from inference import hosting
 
-    hosting.start_engine()
+    try:
+        hosting.start_engine()
+    except Exception:
+        # Celery logs a failing signal handler and carries on; a worker with no engine would
+        # then take tasks it can only fail and leave their rows running. Exit instead, loudly.
+        logging.getLogger(__name__).exception("the engine did not start; the worker exits")
+        os._exit(1)
 
 
 @signals.worker_ready.connect

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ui4a.state import format_value, truthy
+from ui4a.state import format_value, is_finite, truthy
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]{0,39}"
 _COND = re.compile(
@@ -71,7 +71,7 @@ def _number(value: object) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        return float(value)
+        return float(value) if is_finite(value) else None
     if isinstance(value, str) and NUMBER.fullmatch(value):
         return float(value)
     return None

@@ -10,7 +10,6 @@ and data change, by the same rules.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from functools import cache, cached_property
 from typing import Any
@@ -21,7 +20,14 @@ from markupsafe import Markup, escape
 from ui4a import actions, assets, expr, icons, markdown, registry, theme
 from ui4a.catalog import COMMON_FIELDS, MAX_COLUMNS, MAX_ROWS, Component, Field
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
-from ui4a.state import format_cell, format_value, has_placeholders, interpolate, truthy
+from ui4a.state import (
+    format_cell,
+    format_value,
+    has_placeholders,
+    interpolate,
+    is_finite,
+    truthy,
+)
 from ui4a.tree import Path, children, path_id
 from ui4a.validate import ID_PATTERN, SAFE_URL, is_scalar
 
@@ -178,7 +184,7 @@ class NodeView:
             return value is True
         if kind == "num":
             num = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-            return num if num is not None and math.isfinite(num) else field.default
+            return num if num is not None and is_finite(num) else field.default
         if kind in ("str", "text", "key", "data", "cond", "md", "url"):
             if isinstance(value, str):
                 return value

@@ -17,6 +17,15 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]{0,39})\}")
 ANY_PLACEHOLDER = re.compile(r"\{(\.?)([A-Za-z_][A-Za-z0-9_]{0,39})\}")
 
 
+def is_finite(value: int | float) -> bool:
+    """math.isfinite, except that an int too large for a float is not finite either: JSON
+    allows any number of digits, and the browser reads such a number as Infinity."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def format_value(value: object) -> str:
     """A state value as text, the way JavaScript's String() shows it."""
     if value is None:
@@ -36,7 +45,7 @@ def format_cell(value: object) -> str:
     """A table cell: numbers with thousands separators and at most two decimals."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return format_value(value)
-    if not math.isfinite(value):
+    if not is_finite(value):
         return ""
     text = f"{abs(value):,.2f}".rstrip("0").rstrip(".")
     return f"-{text}" if value < 0 and text != "0" else text

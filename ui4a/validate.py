@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from ui4a.catalog import (
 )
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.problems import Problem
-from ui4a.state import placeholders
+from ui4a.state import is_finite, placeholders
 from ui4a.theme import THEME_FIELDS
 from ui4a.tree import NodeRef, Path, pointer, walk
 
@@ -167,7 +166,7 @@ def _check_id(node: dict[str, Any], path: Path, seen: set[str]) -> list[Problem]
 
 
 def is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and is_finite(value)
 
 
 def is_scalar(value: object) -> bool:

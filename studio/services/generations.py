@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 
 from inference.experts import EXPERTS
+from inference.variants import DEFAULT_VARIANT, VARIANTS
 from studio.models import Generation, Project
 from studio.services.errors import InvalidRequest
 from studio.services.views import view_payload
@@ -17,8 +18,11 @@ from studio.services.views import view_payload
 log = logging.getLogger(__name__)
 
 
-def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Generation:
-    """Store a queued generation and enqueue its run once the row is committed."""
+def generation_create(
+    *, prompt: str, expert: str, project_id: uuid.UUID, variant: str = DEFAULT_VARIANT
+) -> Generation:
+    """Store a queued generation and enqueue its run once the row is committed. Only UI4A-Bench
+    passes a `variant` (the base model, or no grammar); it travels in the task's arguments."""
     prompt = prompt.strip()
     if not prompt:
         raise InvalidRequest("empty_prompt", "Describe the interface you want first.")
@@ -27,6 +31,8 @@ def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Gen
         raise InvalidRequest(
             "prompt_too_long", f"The prompt has {len(prompt)} characters; the limit is {limit}."
         )
+    if variant not in VARIANTS:
+        raise InvalidRequest("unknown_variant", f"Unknown variant {variant[:40]!r}.")
     if expert not in EXPERTS:
         names = ", ".join(sorted(EXPERTS))
         raise InvalidRequest(
@@ -42,17 +48,22 @@ def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Gen
             expert=expert,
             profile=settings.CELERY_TASK_DEFAULT_QUEUE,
         )
-        transaction.on_commit(lambda: generation_enqueue(generation))
+        transaction.on_commit(lambda: generation_enqueue(generation, variant=variant))
     return generation
 
 
-def generation_enqueue(generation: Generation) -> None:
+def generation_enqueue(generation: Generation, *, variant: str = DEFAULT_VARIANT) -> None:
     """Hand a committed generation to its profile's queue; call it from `on_commit`."""
     from studio.services.streaming import generation_fail
     from studio.tasks import run_generation
 
     try:
-        run_generation.apply_async((str(generation.id),), queue=generation.profile)
+        if variant == DEFAULT_VARIANT:  # the served path: its task message stays as it was
+            run_generation.apply_async((str(generation.id),), queue=generation.profile)
+        else:
+            run_generation.apply_async(
+                (str(generation.id),), {"variant": variant}, queue=generation.profile
+            )
     except Exception:
         log.exception("could not enqueue generation %s", generation.id)
         generation_fail(

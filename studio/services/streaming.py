@@ -18,6 +18,7 @@ from django.utils import timezone
 from inference import hosting
 from inference.prompts import chat_request_for, request_for
 from inference.protocol import Delta, Engine, GenerationRequest, Message
+from inference.variants import DEFAULT_VARIANT, apply_variant
 from studio import messages
 from studio.models import Generation
 from studio.services.broadcast import group_send
@@ -90,8 +91,11 @@ def watchers_group(generation: Generation) -> str:
     return messages.generation_group(generation.pk)
 
 
-def generation_run(*, generation_id: uuid.UUID | str, engine: Engine | None = None) -> None:
-    """Run a queued generation to the end; a generation runs at most once."""
+def generation_run(
+    *, generation_id: uuid.UUID | str, engine: Engine | None = None, variant: str = DEFAULT_VARIANT
+) -> None:
+    """Run a queued generation to the end; a generation runs at most once. `variant` is for
+    UI4A-Bench only (inference/variants.py): the studio and the API never pass it."""
     claimed = Generation.objects.filter(pk=generation_id, status=Generation.Status.QUEUED).update(
         status=Generation.Status.RUNNING, started_at=timezone.now()
     )
@@ -103,7 +107,7 @@ def generation_run(*, generation_id: uuid.UUID | str, engine: Engine | None = No
     batcher = _Batcher(generation, settings.MACARON_BATCH_SECONDS)
     finish_reason = ""
     try:
-        for delta in engine.stream(_engine_request(generation)):
+        for delta in engine.stream(apply_variant(_engine_request(generation), variant)):
             batcher.add(delta)
             finish_reason = delta.finish_reason or finish_reason
         batcher.flush()

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers
 
-from inference.prompts import UI_EXAMPLE_PATH
 from studio.settings import channel_layer_config
 
 
@@ -38,8 +37,8 @@ def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.fixture
 def spec_text() -> str:
-    """A compact, valid spec, as the ui expert streams it."""
-    spec = json.loads(Path(UI_EXAMPLE_PATH).read_text())
+    """A compact, valid spec, as the ui expert streams it (the newsletter sign-up box)."""
+    spec = json.loads(Path(__file__).with_name("newsletter.json").read_text())
     return json.dumps(spec, separators=(",", ":"))
 
 

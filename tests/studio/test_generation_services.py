@@ -141,3 +141,31 @@ def test_a_snapshot_carries_the_rendered_view(enqueued: list[str], spec_text: st
     assert "Join our newsletter" in snapshot["html"]
     assert snapshot["state"]["name"] == ""
     json.dumps(snapshot)  # the wire format must serialise
+
+
+def test_a_bench_variant_travels_in_the_task_kwargs_and_reaches_the_engine(
+    monkeypatch: pytest.MonkeyPatch, spec_text: str
+) -> None:
+    from studio import tasks
+
+    sent: list[tuple[tuple[str], dict[str, str]]] = []
+    monkeypatch.setattr(
+        tasks.run_generation,
+        "apply_async",
+        lambda args, kwargs=None, queue="": sent.append((args, kwargs or {})),
+    )
+    served = create()
+    base = generation_create(
+        prompt="a login form", expert="ui", project_id=Project.objects.create().id, variant="base"
+    )
+    assert sent == [((str(served.id),), {}), ((str(base.id),), {"variant": "base"})]
+    engine = ScriptedFakeEngine(spec_text)
+    generation_run(generation_id=base.id, engine=engine, variant="base")
+    generation_run(generation_id=served.id, engine=engine)
+    assert [r.expert for r in engine.requests] == [None, "ui"]
+    assert all(r.json_schema is not None for r in engine.requests)
+    with pytest.raises(InvalidRequest) as raised:
+        generation_create(
+            prompt="a form", expert="ui", project_id=Project.objects.create().id, variant="huge"
+        )
+    assert raised.value.code == "unknown_variant"

@@ -1,0 +1,145 @@
+"""UI4A-Bench, one command: generate every dev prompt under each variant on the real stack,
+judge each result in Debian's Chromium, print the table, write JSON and an HTML report.
+
+Variants, side by side in one run and one engine: `base` (the base model with no adapter,
+constrained to the UI4A schema), `trained` (the ui expert's installed adapter, constrained),
+`unconstrained` (the ui expert without the JSON-schema grammar).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+from itertools import zip_longest
+from pathlib import Path
+
+from bench.ui4a_bench import devset
+from bench.ui4a_bench.generate import Generated, generate_all, running_stack
+from bench.ui4a_bench.judges import Job, judge_many
+from bench.ui4a_bench.report import Row, html_report, summarize, table
+from inference.variants import VARIANTS, UnknownVariant, check_variant
+
+ORDER = ("base", "trained", "unconstrained")
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def spread(prompts: list[devset.DevPrompt]) -> list[devset.DevPrompt]:
+    """Round-robin over screen kinds, so `--limit N` still samples N different kinds."""
+    kinds: dict[str, list[devset.DevPrompt]] = {}
+    for prompt in prompts:
+        kinds.setdefault(prompt.kind, []).append(prompt)
+    rounds = zip_longest(*kinds.values())
+    return [p for group in rounds for p in group if p is not None]
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.ui4a_bench", description=__doc__)
+    parser.add_argument("--limit", type=int, default=0, help="only the first N prompts (spread)")
+    parser.add_argument("--variants", default=",".join(ORDER), help="comma-separated")
+    parser.add_argument("--max-tokens", type=int, default=700, help="per screen")
+    parser.add_argument("--concurrency", type=int, default=8, help="worker threads")
+    parser.add_argument("--out", type=Path, default=Path("bench/results/ui4a_bench"))
+    parser.add_argument(
+        "--judges", type=int, default=os.cpu_count() or 1, help="Chromium processes judging"
+    )
+    parser.add_argument(
+        "--rejudge", type=Path, help="judge the generations in this results.json again"
+    )
+    args = parser.parse_args(argv)
+    try:
+        args.variants = [check_variant(v.strip()) for v in args.variants.split(",") if v.strip()]
+    except UnknownVariant as exc:
+        parser.error(str(exc))
+    if not args.variants:
+        parser.error(f"--variants needs at least one of {', '.join(VARIANTS)}")
+    if args.limit < 0 or args.max_tokens < 16 or min(args.concurrency, args.judges) < 1:
+        parser.error("--limit must be >= 0, --max-tokens >= 16, --concurrency and --judges >= 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    # Stop the stack on Ctrl-C or a kill, even when started in the background (which ignores
+    # SIGINT): both unwind through `running_stack`, which stops Redis, the worker and Daphne.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    prompts = spread(devset.load())
+    if args.limit:
+        prompts = prompts[: args.limit]
+    variants = [v for v in ORDER if v in args.variants]
+    started = time.monotonic()
+    if args.rejudge:
+        generated = _reload(args.rejudge, variants)
+        prompts = [p for p in prompts if any(g.prompt_id == p.id for g in generated)]
+    else:
+        log(f"UI4A-Bench: {len(prompts)} prompts x {len(variants)} variants on the real stack")
+        run_dir = Path(tempfile.mkdtemp(prefix="macaron-ui4a-bench-"))
+        with running_stack(
+            run_dir, concurrency=args.concurrency, max_tokens=args.max_tokens, log=log
+        ) as stack:
+            ready = time.monotonic()
+            timeout = 600 + 120 * len(prompts) * len(variants) / args.concurrency
+            generated = generate_all(stack, prompts, variants, log=log, timeout_s=timeout)
+        log(
+            f"generated in {time.monotonic() - ready:.0f} s (stack start included: "
+            f"{time.monotonic() - started:.0f} s)"
+        )
+    judged_at = time.monotonic()
+    rows = judge_all(prompts, generated, args.out, workers=args.judges)
+    log(f"judged in Chromium in {time.monotonic() - judged_at:.0f} s")
+
+    summary = summarize(rows, variants)
+    summary["config"] = {
+        "prompts": len(prompts),
+        "variants": variants,
+        "max_tokens": args.max_tokens,
+        "concurrency": args.concurrency,
+        "model": os.environ.get("MACARON_MODEL", "default"),
+        "profile": os.environ.get("MACARON_PROFILE", "macaron-tiny"),
+        "wall_s": round(time.monotonic() - started, 1),
+    }
+    print(table(summary))
+    args.out.mkdir(parents=True, exist_ok=True)
+    results = {"summary": summary, "results": [row.as_dict() for row in rows]}
+    (args.out / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False))
+    (args.out / "report.html").write_text(html_report(summary, rows, variants))
+    log(f"wrote {args.out / 'results.json'} and {args.out / 'report.html'}")
+
+
+def judge_all(
+    prompts: list[devset.DevPrompt], generated: list[Generated], out: Path, *, workers: int
+) -> list[Row]:
+    by_id = {p.id: p for p in prompts}
+    shots = [Path("shots") / f"{g.prompt_id}-{g.variant}.png" for g in generated]
+    jobs: list[Job] = [
+        (g.spec, list(by_id[g.prompt_id].requires), out / shot)
+        for g, shot in zip(generated, shots, strict=True)
+    ]
+    verdicts = dict(judge_many(jobs, workers=workers, log=log))
+    return [
+        Row(by_id[g.prompt_id], g, verdicts[i], str(shots[i]) if verdicts[i].rendered else "")
+        for i, g in enumerate(generated)
+    ]
+
+
+def _reload(path: Path, variants: list[str]) -> list[Generated]:
+    """Generations from an earlier run's results.json, to judge again without the engine."""
+    stored = json.loads(path.read_text())["results"]
+    keep = set(Generated.__dataclass_fields__)
+    return [
+        Generated(**{k: v for k, v in r.items() if k in keep})
+        for r in (dict(r, prompt_id=r["prompt_id"], generation_id=r["generation"]) for r in stored)
+        if r["variant"] in variants
+    ]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Runs dev prompts through the real stack: Redis, a Celery worker hosting the vLLM engine,
+Daphne, and a throwaway SQLite database, started by `studio.stack` as the tests start it.
+
+Each prompt and variant becomes a stored generation through the studio's own service
+(`generation_create` -> Celery `run_generation` -> the engine, constrained unless the variant
+says otherwise -> the repaired spec on the row). All are queued at once; the worker runs
+`concurrency` of them at a time, so the engine batches them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.ui4a_bench.devset import DevPrompt
+from studio.stack import Stack, free_port, new_stack, wait_worker_ready
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Generated:
+    prompt_id: str
+    variant: str
+    generation_id: str = ""
+    status: str = "not run"
+    finish_reason: str = ""
+    text: str = ""
+    spec: dict[str, Any] | None = None
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    error: str = ""
+    tokens: int = 0
+    seconds: float | None = None  # on the engine: started to finished, without queue wait
+
+    @property
+    def parses(self) -> bool:
+        try:
+            return isinstance(json.loads(self.text), dict)
+        except ValueError:
+            return False
+
+    @property
+    def valid(self) -> bool:
+        """Whole (not cut off), parsed as it came, and valid UI4A once repaired."""
+        complete = self.finish_reason == "stop"
+        return complete and self.parses and self.spec is not None and not self.problems
+
+
+@contextmanager
+def running_stack(
+    run_dir: Path, *, concurrency: int, max_tokens: int, log: Callable[[str], None]
+) -> Iterator[Stack]:
+    """The whole stack, with this process's Django pointed at its database and broker."""
+    database = f"sqlite:///{run_dir / 'db.sqlite3'}"
+    stack = new_stack(run_dir, {"DATABASE_URL": database, "MACARON_UI_MAX_TOKENS": str(max_tokens)})
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=REPO,
+        env=stack.env,
+        check=True,
+    )
+    try:
+        stack.start_redis(free_port())
+        worker = stack.start_worker(concurrency=concurrency)
+        stack.start_daphne(free_port())
+        log(f"waiting for the engine worker (logs in {run_dir})")
+        wait_worker_ready(worker, timeout=900)
+        for key in ("DATABASE_URL", "REDIS_URL", "MACARON_UI_MAX_TOKENS"):
+            os.environ[key] = stack.env[key]
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
+        import django
+
+        django.setup()
+        yield stack
+    finally:
+        stack.stop()
+
+
+def generate_all(
+    stack: Stack,
+    prompts: list[DevPrompt],
+    variants: list[str],
+    *,
+    log: Callable[[str], None],
+    timeout_s: float,
+) -> list[Generated]:
+    """Queue every prompt under every variant, wait for all, and read back what was stored."""
+    from studio.models import Generation
+    from studio.services.generations import generation_create
+    from studio.services.projects import project_create
+
+    runs: list[Generated] = []
+    for prompt in prompts:
+        for variant in variants:
+            generation = generation_create(
+                prompt=prompt.prompt,
+                expert="ui",
+                project_id=project_create().id,
+                variant=variant,
+            )
+            runs.append(Generated(prompt.id, variant, str(generation.id)))
+    ids = [r.generation_id for r in runs]
+    finished = (Generation.Status.DONE, Generation.Status.FAILED)
+    deadline = time.monotonic() + timeout_s
+    started, shown = time.monotonic(), -1
+    while True:
+        done = Generation.objects.filter(pk__in=ids, status__in=finished).count()
+        if done != shown:
+            log(f"  {done}/{len(ids)} generations finished ({time.monotonic() - started:.0f} s)")
+            shown = done
+        if done == len(ids) or time.monotonic() > deadline:
+            break
+        for service in stack.services:
+            service.check_alive()  # a dead worker or Redis: say so now, with its log
+        time.sleep(2)
+    for run in runs:
+        _read_back(run)
+    return runs
+
+
+def _read_back(run: Generated) -> None:
+    """The row as the worker stored it. Read from the database, not through a view that renders
+    it: a spec that crashes the renderer must still be counted, as a failure."""
+    from studio.models import Generation
+
+    row = Generation.objects.get(pk=run.generation_id)
+    run.status = row.status
+    if not row.finished:
+        run.error = f"still {row.status} at the bench's deadline"
+        return
+    run.finish_reason = row.finish_reason
+    run.text = row.text
+    run.problems = list(row.problems)
+    run.error = row.error
+    run.spec = row.spec
+    timings = row.timings()
+    run.tokens = row.tokens
+    if timings["total_s"] is not None and timings["queue_wait_s"] is not None:
+        run.seconds = round(timings["total_s"] - timings["queue_wait_s"], 3)

@@ -1,0 +1,65 @@
+"""Judging many specs at once: a pool of processes, each with its own Chromium.
+
+Judging is the bench's second long phase (a fresh load per interaction check), and it runs
+after the engine has stopped, so every core is free for it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import util
+from pathlib import Path
+from typing import Any
+
+from bench.ui4a_bench.judge import Verdict, judge
+from bench.ui4a_bench.requirements import Requirement
+
+CHROMIUM = os.environ.get("MACARON_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+Job = tuple[dict[str, Any] | None, list[Requirement], Path]
+
+_host: Any = None  # this process's ViewHost, made by _start
+
+
+def _start() -> None:
+    """Launch this worker's Chromium once; closed when the pool shuts the worker down."""
+    global _host
+    from playwright.sync_api import sync_playwright
+
+    from bench.ui4a_bench.view import ViewHost
+
+    playwright = sync_playwright().start()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    _host = ViewHost(browser)
+
+    def stop() -> None:
+        browser.close()
+        playwright.stop()
+
+    util.Finalize(None, stop, exitpriority=10)
+
+
+def _judge(job: Job) -> Verdict:
+    spec, wanted, screenshot = job
+    return judge(_host, spec, wanted, screenshot=screenshot)
+
+
+def judge_many(
+    jobs: list[Job], *, workers: int, log: Callable[[str], None]
+) -> Iterator[tuple[int, Verdict]]:
+    """Each job's verdict with its index, as they finish."""
+    context = multiprocessing.get_context("spawn")  # no stack, Django or threads inherited
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start) as pool:
+        futures = {pool.submit(_judge, job): index for index, job in enumerate(jobs)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            log(f"  judged {done}/{len(jobs)}")
+            yield futures[future], future.result()
