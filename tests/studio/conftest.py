@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers
 
-from inference.prompts import UI_EXAMPLE_PATH
 from studio.settings import channel_layer_config
+
+# The few-shot example the ui system prompt carried before the expert was trained.
+NEWSLETTER_SPEC = Path(__file__).resolve().parent / "newsletter.json"
 
 
 @pytest.fixture
@@ -39,7 +41,7 @@ def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.fixture
 def spec_text() -> str:
     """A compact, valid spec, as the ui expert streams it."""
-    spec = json.loads(Path(UI_EXAMPLE_PATH).read_text())
+    spec = json.loads(NEWSLETTER_SPEC.read_text())
     return json.dumps(spec, separators=(",", ":"))
 
 
