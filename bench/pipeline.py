@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from studio.chromium import launch_chromium
 from studio.stack import free_port, new_stack, wait_worker_ready
 
 PROMPTS = [
@@ -31,13 +32,6 @@ PROMPTS = [
     "a contact form with name, email and a message",
     "a settings page with a dark mode switch",
     "a signup form with name, email, a password and a terms checkbox",
-]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
 ]
 FIRST_RENDER_PROBE = """() => { window.firstRender = new Promise((resolve) => {
     const root = document.getElementById("ui4a-root");
@@ -89,7 +83,7 @@ def main() -> None:
         stack.start_daphne(free_port())
         wait_worker_ready(worker)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = launch_chromium(p)
             page = browser.new_page()
             for index in range(args.runs):
                 prompt = PROMPTS[index % len(PROMPTS)]
