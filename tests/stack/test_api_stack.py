@@ -4,9 +4,17 @@ costs about 0.1 s on this CPU."""
 
 from __future__ import annotations
 
+import http.client
+import json
+import sqlite3
 import subprocess
 import sys
+import time
 import urllib.request
+import uuid
+from collections.abc import Callable
+from contextlib import closing
+from typing import Any
 
 import openai
 import pytest
@@ -120,3 +128,72 @@ def test_the_snippet_on_the_served_profile_is_answered_by_the_coding_expert(
     body = response.json()
     assert body["router"] == "coding"
     assert body["choices"][0]["message"]["content"]
+
+
+def test_a_client_that_disconnects_mid_stream_stops_its_generation(
+    stack: Stack, api_key: str
+) -> None:
+    """Read a few events of a long stream, hang up: the worker aborts the engine request soon
+    after, far short of max_tokens, and the next request is served as usual."""
+    connection = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=120)
+    body = {
+        "model": "macaron-tiny",
+        "router": "chat",
+        "messages": [{"role": "user", "content": "Count from 1 to 1000, one number per line."}],
+        "max_tokens": 2000,
+        "temperature": 0,
+        "stream": True,
+    }
+    headers = {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"}
+    connection.request("POST", "/v1/chat/completions", json.dumps(body), headers)
+    response = connection.getresponse()
+    assert response.status == 200
+    events: list[dict[str, Any]] = []
+    while len(events) < 3:  # the role chunk, then two with content
+        line = response.readline()
+        if line.startswith(b"data: "):
+            events.append(json.loads(line[len(b"data: ") :]))
+    connection.close()
+    generation_id = uuid.UUID(events[0]["id"].removeprefix("chatcmpl-"))
+
+    row = wait_for_row(stack, generation_id, lambda r: r["finish_reason"] != "", timeout=30)
+    assert row["status"] == "cancelled", row
+    assert row["finish_reason"] == "cancelled"  # written by the worker once the engine stopped
+    assert 0 < row["tokens"] < 200, row  # of 2000 allowed
+
+    response_after = requests.post(
+        f"{stack.url}/v1/chat/completions",
+        headers={"Authorization": f"Bearer {api_key}"},
+        json={
+            "model": "macaron-tiny",
+            "router": "chat",
+            "messages": [{"role": "user", "content": "Say hi."}],
+            "max_tokens": 8,
+        },
+        timeout=120,
+    )
+    assert response_after.status_code == 200, response_after.text
+    assert response_after.json()["choices"][0]["message"]["content"]
+
+
+def wait_for_row(
+    stack: Stack,
+    generation_id: uuid.UUID,
+    ready: Callable[[dict[str, Any]], bool],
+    *,
+    timeout: float,
+) -> dict[str, Any]:
+    """Poll the stack's database for a generation row until `ready` holds."""
+    path = stack.env["DATABASE_URL"].removeprefix("sqlite:///")
+    deadline = time.monotonic() + timeout
+    while True:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            db.row_factory = sqlite3.Row
+            found = db.execute(
+                "SELECT status, finish_reason, tokens FROM studio_generation WHERE id = ?",
+                (generation_id.hex,),
+            ).fetchone()
+        row = dict(found) if found else {}
+        if (row and ready(row)) or time.monotonic() > deadline:
+            return row
+        time.sleep(0.2)
