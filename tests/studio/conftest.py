@@ -66,6 +66,7 @@ class FakeWorker:
         self.delay = 0.0
         self.queues: list[str] = []
         self.threads: list[threading.Thread] = []
+        self.engines: list[Any] = []
 
     def apply_async(self, args: tuple[str], queue: str) -> None:
         from studio.services.streaming import generation_run
@@ -73,6 +74,7 @@ class FakeWorker:
 
         self.queues.append(queue)
         engine = ScriptedFakeEngine(self.text, chunk=5, delay=self.delay)
+        self.engines.append(engine)
         thread = threading.Thread(
             target=generation_run, kwargs={"generation_id": args[0], "engine": engine}
         )
