@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from studio.chromium import launch_chromium
-from studio.stack import free_port, new_stack, wait_worker_ready
+from studio.stack import exit_on_sigterm, free_port, new_stack, wait_worker_ready
 
 PROMPTS = [
     "a login form with email and password",
@@ -76,6 +76,7 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
+    exit_on_sigterm()
     run_dir = Path(tempfile.mkdtemp(prefix="macaron-bench-"))
     stack = new_stack(run_dir, {"DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}"})
     subprocess.run(

@@ -33,7 +33,15 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from studio.stack import Service, Stack, free_port, new_stack, wait_worker_ready
+from studio.stack import (
+    Service,
+    Stack,
+    StackError,
+    exit_on_sigterm,
+    free_port,
+    new_stack,
+    wait_worker_ready,
+)
 
 PROMPTS = [
     "Tell me a long story about a lighthouse keeper.",
@@ -166,6 +174,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=Path("bench/results/scale.json"))
     args = parser.parse_args()
 
+    exit_on_sigterm()
     run_dir = Path(tempfile.mkdtemp(prefix="macaron-scale-"))
     stack = new_stack(
         run_dir,
@@ -178,13 +187,22 @@ def main() -> None:
         [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], env=stack.env, check=True
     )
     made = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", MAKE_KEYS.format(n=max(args.users))],
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-v",
+            "0",
+            "-c",
+            MAKE_KEYS.format(n=max(args.users)),
+        ],
         env=stack.env,
         check=True,
         capture_output=True,
         text=True,
     )
     keys = made.stdout.split()
+    assert len(keys) == max(args.users), made.stdout
     threads = max(args.users)
     try:
         stack.start_redis(free_port())
@@ -194,16 +212,20 @@ def main() -> None:
         one_request(stack.url, keys[0], "warm up", 4)
         rows = measure(stack, [first], keys, args)
         second = stack.start_worker(name="worker2", concurrency=threads)
-        wait_worker_ready(second)
-        one_request(stack.url, keys[0], "warm up", 4)
-        rows += measure(stack, [first, second], keys, args)
+        try:
+            wait_worker_ready(second)
+        except StackError as exc:  # e.g. no memory left for a second engine on this machine
+            print(f"  no second worker: {str(exc).splitlines()[0]}", flush=True)
+        else:
+            one_request(stack.url, keys[0], "warm up", 4)
+            rows += measure(stack, [first, second], keys, args)
     finally:
         stack.stop()
 
     single = {(r["workers"], r["users"]): r for r in rows}
     for row in rows:
         base = single[(row["workers"], args.users[0])]
-        one_worker = single[(1, row["users"])]
+        one_worker = single[(1, row["users"])]  # always measured first
         row["gen_per_min_vs_first_level"] = round(
             row["generations_per_minute"] / base["generations_per_minute"], 2
         )

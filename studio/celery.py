@@ -6,6 +6,7 @@ process, and threads let concurrent tasks share (and batch in) the one engine.
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
 
+log = logging.getLogger(__name__)
 app = Celery("macaron")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["studio"])
@@ -21,9 +23,15 @@ app.autodiscover_tasks(["studio"])
 
 @signals.worker_init.connect
 def start_engine(**_: Any) -> None:
+    """A worker whose engine did not start must not take tasks: Celery would log the error and
+    carry on, and every generation it took would then fail. SystemExit stops the worker."""
     from inference import hosting
 
-    hosting.start_engine()
+    try:
+        hosting.start_engine()
+    except Exception:
+        log.exception("the engine did not start; stopping this worker")
+        raise SystemExit(1) from None
 
 
 @signals.worker_ready.connect
