@@ -81,10 +81,14 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=Path("bench/results/prefix_cache.json"))
     args = parser.parse_args()
 
-    engine = VllmEngine(EngineSettings.from_env(), count_prefix_cache=True)
+    from transformers import AutoTokenizer
+
+    settings = EngineSettings.from_env()
+    tokenizer = AutoTokenizer.from_pretrained(settings.model)
+    system = catalog_prompt(tokenizer, args.prefix_tokens)
+    prefix_tokens = len(tokenizer.encode(system))
+    engine = VllmEngine(settings, count_prefix_cache=True)
     try:
-        system = catalog_prompt(engine._tokenizer, args.prefix_tokens)
-        prefix_tokens = len(engine._tokenizer.encode(system))
         time_to_first_token(engine, system, "warm up")  # compile the grammar, load the adapter
         uncached: list[float] = []
         cached: list[float] = []
@@ -120,7 +124,7 @@ def main() -> None:
         "cached_hits_tokens": cached_stats.hits,
         "cached_queries_tokens": cached_stats.queries,
         "runs": args.runs,
-        "model": EngineSettings.from_env().model,
+        "model": settings.model,
     }
     print(
         f"shared prefix {prefix_tokens} tokens of a {prompt_tokens}-token prompt "
