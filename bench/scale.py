@@ -208,12 +208,12 @@ def main() -> None:
         stack.start_redis(free_port())
         first = stack.start_worker(concurrency=threads)
         stack.start_daphne(free_port())
-        wait_worker_ready(first)
+        wait_worker_ready(first, timeout=900)  # engine start-up on a busy CPU is slow
         one_request(stack.url, keys[0], "warm up", 4)
         rows = measure(stack, [first], keys, args)
         second = stack.start_worker(name="worker2", concurrency=threads)
         try:
-            wait_worker_ready(second)
+            wait_worker_ready(second, timeout=900)
         except StackError as exc:  # e.g. no memory left for a second engine on this machine
             print(f"  no second worker: {str(exc).splitlines()[0]}", flush=True)
         else:
