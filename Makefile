@@ -1,6 +1,6 @@
 # One command each: `make run` serves the studio, `make test` checks everything from scratch.
 # Both install what is missing first (apt packages, the venv, npm packages, the default model).
-.PHONY: setup run test lint unit bench clean
+.PHONY: setup run test lint unit bench bench-gpu clean
 
 PY := .venv/bin/python
 
@@ -12,6 +12,11 @@ run: setup
 
 bench: setup
 	bench/run
+
+# On a GPU host: MACARON_MODEL=<local folder of a larger model> make bench-gpu
+bench-gpu:
+	MACARON_ENGINE_EXTRA=gpu scripts/setup.sh
+	bench/run --profile gpu
 
 lint: setup
 	.venv/bin/pre-commit run --all-files --show-diff-on-failure

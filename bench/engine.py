@@ -33,25 +33,52 @@ def median_of(runs: int, measure: Callable[[], float]) -> float:
     return float(statistics.median(measure() for _ in range(runs)))
 
 
+def device() -> str:
+    """Where the transformers reference and the bandwidth probe run: the GPU if there is one,
+    so a GPU profile run compares like with like."""
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
 def memory_bandwidth_gbs() -> float:
     """Bytes streamed per second by a large fp32 mat-vec (what decoding one token does)."""
     import torch
 
-    weights = torch.randn(8192, 8192)  # 256 MiB, far beyond the caches
-    vector = torch.randn(8192)
+    rate = _matvec_rate(device())
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()  # give the probe's memory back before vLLM sizes its cache
+    return rate
+
+
+def _matvec_rate(on: str) -> float:
+    import torch
+
+    size = 8192 if on == "cpu" else 32768  # 256 MiB (CPU) or 4 GiB (GPU), beyond the caches
+    weights = torch.randn(size, size, device=on)
+    vector = torch.randn(size, device=on)
     weights @ vector
 
     def once() -> float:
+        if on == "cuda":
+            torch.cuda.synchronize()
         start = time.perf_counter()
         for _ in range(10):
             weights @ vector
+        if on == "cuda":
+            torch.cuda.synchronize()
         return float(10 * weights.numel() * 4 / (time.perf_counter() - start) / 1e9)
 
     return median_of(5, once)
 
 
 def model_bytes(model_dir: Path) -> int:
-    return sum(p.stat().st_size for p in model_dir.glob("*.safetensors"))
+    """Weights read per generated token by a dense model; for a mixture-of-experts model only
+    the active experts are read, so the ceiling printed from this is a lower bound there."""
+    size = sum(p.stat().st_size for p in model_dir.glob("*.safetensors"))
+    if not size:
+        raise SystemExit(f"no *.safetensors in {model_dir}: set MACARON_MODEL to a local folder")
+    return size
 
 
 def vllm_rates(tokens: int, repeat: int) -> dict[str, float]:
@@ -119,7 +146,7 @@ def transformers_rates(tokens: int, repeat: int) -> dict[str, float]:
     prompt = tokenizer.apply_chat_template(
         [{"role": "user", "content": PROMPT}], tokenize=False, add_generation_prompt=True
     )
-    inputs = tokenizer(prompt, return_tensors="pt")
+    inputs = tokenizer(prompt, return_tensors="pt").to(device())
 
     def generate(model: Any) -> float:
         start = time.perf_counter()
@@ -127,7 +154,9 @@ def transformers_rates(tokens: int, repeat: int) -> dict[str, float]:
             model.generate(**inputs, max_new_tokens=tokens, min_new_tokens=tokens, do_sample=False)
         return tokens / (time.perf_counter() - start)
 
-    base = AutoModelForCausalLM.from_pretrained(settings.model, torch_dtype=torch.float32)
+    # fp32 on the CPU, as our engine runs there; the checkpoint's own dtype on a GPU.
+    dtype = torch.float32 if device() == "cpu" else "auto"
+    base = AutoModelForCausalLM.from_pretrained(settings.model, torch_dtype=dtype).to(device())
     generate(base)
     rates = {"base": median_of(repeat, lambda: generate(base))}
     peft_model = PeftModel.from_pretrained(base, str(adapter_dir("chat", settings.adapter_root)))

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from inference.experts import EXPERTS, adapter_dir
+from inference.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.protocol import Delta, GenerationRequest
 from inference.settings import EngineSettings
 
@@ -27,8 +28,9 @@ _END = object()
 class VllmEngine:
     """The real engine: base model plus one LoRA adapter per expert, with `enable_lora`."""
 
-    def __init__(self, settings: EngineSettings) -> None:
+    def __init__(self, settings: EngineSettings, *, count_prefix_cache: bool = False) -> None:
         self.settings = settings
+        self._prefix_counter = PrefixCacheCounter() if count_prefix_cache else None
         # CPU builds size their KV cache from this; harmless on GPUs.
         os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
         self._loop = asyncio.new_event_loop()
@@ -66,7 +68,8 @@ class VllmEngine:
             structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
             disable_log_stats=True,
         )
-        return AsyncLLM.from_engine_args(args)
+        loggers = [self._prefix_counter.logger_factory()] if self._prefix_counter else None
+        return AsyncLLM.from_engine_args(args, stat_loggers=loggers)
 
     def prompt_for(self, request: GenerationRequest) -> str:
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
@@ -140,6 +143,17 @@ class VllmEngine:
             if not finished:  # the caller stopped early: free the engine's slot
                 self.abort(request.request_id)
             future.cancel()
+
+    def reset_prefix_cache(self) -> None:
+        """Drop every cached prefix block, so the next request computes its whole prompt."""
+        if not self._call(self._llm.reset_prefix_cache()):
+            raise RuntimeError("the prefix cache can only be reset while no request runs")
+
+    def prefix_cache_stats(self) -> PrefixCacheStats:
+        """Prompt tokens looked up in the prefix cache and found there, since the start."""
+        if self._prefix_counter is None:
+            raise RuntimeError("start the engine with count_prefix_cache=True to count")
+        return self._prefix_counter.snapshot()
 
     def abort(self, request_id: str) -> None:
         if not self._closed:

@@ -15,6 +15,7 @@ from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
 
+log = logging.getLogger(__name__)
 app = Celery("macaron")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["studio"])
@@ -22,6 +23,8 @@ app.autodiscover_tasks(["studio"])
 
 @signals.worker_init.connect
 def start_engine(**_: Any) -> None:
+    """A worker whose engine did not start must not take tasks: Celery would log the error and
+    carry on, and every generation it took would then fail. SystemExit stops the worker."""
     from inference import hosting
 
     try:

@@ -38,6 +38,8 @@ class Generation(models.Model):
         RUNNING = "running"
         DONE = "done"
         FAILED = "failed"
+        # Its caller went away (an API client disconnected) and the engine request was aborted.
+        CANCELLED = "cancelled"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     project = models.ForeignKey(
@@ -76,7 +78,7 @@ class Generation(models.Model):
 
     @property
     def finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED)
+        return self.status in FINISHED_STATUSES
 
     def timings(self) -> dict[str, Any]:
         """Queue wait, time to first token and decode speed, in seconds and tokens/s."""
@@ -92,3 +94,6 @@ class Generation(models.Model):
             "tokens": self.tokens,
             "tokens_per_s": round((self.tokens - 1) / decode, 2) if decode else None,
         }
+
+
+FINISHED_STATUSES = (Generation.Status.DONE, Generation.Status.FAILED, Generation.Status.CANCELLED)

@@ -7,8 +7,9 @@ their own; so the studio allows exactly the view's inline scripts and styles (as
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
+from asgiref.sync import markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 
 from ui4a import assets
@@ -36,11 +37,18 @@ def view_policy() -> str:
 
 
 class ContentSecurityPolicyMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+    """Async-capable, so it never pushes async views into a worker thread (where a client's
+    disconnect could not cancel them; see `studio.static_files`)."""
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+    sync_capable = False
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Awaitable[HttpResponse]]) -> None:
+        self.get_response = get_response
+        markcoroutinefunction(self)
+
+    async def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = await self.get_response(request)
         if response.get("Content-Type", "").startswith("text/html"):
             response.setdefault("Content-Security-Policy", studio_policy())
         return response

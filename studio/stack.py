@@ -196,6 +196,12 @@ def wait_worker_ready(service: Service, *, timeout: float = 300) -> None:
     _wait(service.ready_file.exists, service, timeout=timeout)
 
 
+def exit_on_sigterm() -> None:
+    """Turn SIGTERM into SystemExit, so a script's `finally: stack.stop()` still runs; its
+    services live in sessions of their own and would otherwise outlive it."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+
+
 def new_stack(run_dir: Path, extra_env: Mapping[str, str] | None = None) -> Stack:
     run_dir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)

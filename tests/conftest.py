@@ -6,7 +6,6 @@ and Daphne, once per session, on free loopback ports and a throwaway database.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,20 +14,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from studio.chromium import launch_chromium
 from studio.stack import Stack, free_port, new_stack, wait_worker_ready
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("MACARON_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +29,7 @@ def browser() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright  # only browser tests need it
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = launch_chromium(p)
         yield chromium
         chromium.close()
 

@@ -35,6 +35,9 @@ class ScriptedFakeEngine:
             self.requests.append(request)
         pieces = [self.text[i : i + self.chunk] for i in range(0, len(self.text), self.chunk)]
         for index, piece in enumerate(pieces, start=1):
+            if request.request_id in self.aborted:  # as vLLM does: one last "abort" delta
+                yield Delta("", index - 1, "abort")
+                return
             if self.fail_after is not None and index > self.fail_after:
                 raise RuntimeError("scripted engine failure")
             if self.delay:

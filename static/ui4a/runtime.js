@@ -773,11 +773,22 @@
   var MESSAGES = {
     "ui4a.render": function (msg) {
       merge(msg.state, true);
+      var start = window.ui4aPatchTimes ? performance.now() : 0;
       if (typeof msg.html === "string") Idiomorph.morph(root, msg.html, MORPH);
+      var morphed = start ? performance.now() : 0;
       readData();
       apply();
+      if (start) recordPatch(start, morphed);
     }
   };
+
+  // Benchmarks measure each streamed patch by setting `window.ui4aPatchTimes = []` in the
+  // frame (Playwright can; a spec runs no code). Without that array no timings are kept.
+  function recordPatch(start, morphed) {
+    var times = window.ui4aPatchTimes;
+    if (!Array.isArray(times)) return;
+    times.push({ morph: morphed - start, update: performance.now() - start });
+  }
 
   function onMessage(event) {
     if (window.parent === window || event.source !== window.parent) return;

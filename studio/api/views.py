@@ -1,6 +1,8 @@
 """The /v1/ endpoints: authenticate, parse, call a service, shape the answer. Nothing else.
 
 Keys come only from `Authorization: Bearer`; CSRF does not apply, as no cookie authenticates.
+A client that disconnects cancels its generation: Django cancels the view (or closes the event
+stream), and leaving always cancels a generation that has not finished.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from studio.services.completions import (
     models_list,
 )
 from studio.services.errors import EngineFailed, InvalidRequest, NotFound, TooLarge
+from studio.services.generations import generation_cancel
 from studio.services.limits import limits_acquire, limits_release
 from studio.services.shared_views import view_document_for, view_token_for
 from studio.services.watch import GenerationWatch
@@ -153,7 +156,10 @@ async def _result(started: CompletionResult, api_key: ApiKey) -> CompletionResul
 
 
 async def _finish(watch: GenerationWatch, api_key: ApiKey, request_id: str) -> None:
+    """The request is over: answered, failed, timed out or disconnected. A generation still
+    running then has nobody to answer, so it stops (a no-op once it has finished)."""
     await watch.leave()
+    await database_sync_to_async(generation_cancel)(generation_id=watch.generation_id)
     await database_sync_to_async(limits_release)(key_id=api_key.pk, request_id=request_id)
 
 

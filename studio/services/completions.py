@@ -17,7 +17,7 @@ from inference import router
 from inference.experts import EXPERTS, expert_summary
 from inference.profiles import PROFILES
 from inference.protocol import Message
-from studio.models import ApiKey, Generation
+from studio.models import FINISHED_STATUSES, ApiKey, Generation
 from studio.services.errors import InvalidRequest, NotFound
 from studio.services.generations import generation_enqueue
 
@@ -134,9 +134,7 @@ def _result(generation: Generation) -> CompletionResult:
 
 
 def completion_finished(*, generation_id: uuid.UUID) -> bool:
-    return Generation.objects.filter(
-        pk=generation_id, status__in=(Generation.Status.DONE, Generation.Status.FAILED)
-    ).exists()
+    return Generation.objects.filter(pk=generation_id, status__in=FINISHED_STATUSES).exists()
 
 
 def completion_text(*, generation_id: uuid.UUID) -> tuple[int, str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from inference.experts import EXPERTS
 from inference.variants import DEFAULT_VARIANT, VARIANTS
@@ -70,6 +71,18 @@ def generation_enqueue(generation: Generation, *, variant: str = DEFAULT_VARIANT
             generation_id=generation.id,
             error="The engine queue is unreachable; try again in a moment.",
         )
+
+
+def generation_cancel(*, generation_id: uuid.UUID | str) -> bool:
+    """Stop a generation nobody waits for any more; False if it had already finished.
+
+    Only the row changes here. The worker notices at its next batch, whose write finds the row
+    no longer running, and aborts the engine request (see `streaming`); a queued one never runs.
+    """
+    cancelled = Generation.objects.filter(
+        pk=generation_id, status__in=(Generation.Status.QUEUED, Generation.Status.RUNNING)
+    ).update(status=Generation.Status.CANCELLED, finished_at=timezone.now())
+    return bool(cancelled)
 
 
 def generation_snapshot(*, generation_id: uuid.UUID) -> dict[str, Any]:

@@ -3,6 +3,9 @@
 Batches go out at most every `MACARON_BATCH_SECONDS` (the first one at once, for a fast first
 render), each with a sequence number. Every batch also writes the text so far to the row, so a
 client that sees a gap can fetch the whole text; the final text always ends up on the row.
+
+That write is also how a cancellation arrives: it only touches a running row, so when it finds
+none, the generation was cancelled (`generation_cancel`) and the engine request is aborted.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class _Batcher:
         # Engine time up to the newest delta: lets clients tell our overhead from the engine's.
         self.engine_started = time.monotonic()
         self.engine_elapsed = 0.0
+        self.cancelled = False
 
     def add(self, delta: Delta) -> None:
         self.engine_elapsed = time.monotonic() - self.engine_started
@@ -53,20 +57,17 @@ class _Batcher:
         self.prompt_tokens = delta.prompt_tokens or self.prompt_tokens
         if self.first_token_at is None and delta.tokens:
             self.first_token_at = timezone.now()
-            Generation.objects.filter(pk=self.generation.pk).update(
-                first_token_at=self.first_token_at
-            )
+            self._still_running(first_token_at=self.first_token_at)
             self.flush()
         elif time.monotonic() - self.last_flush >= self.interval:
             self.flush()
 
     def flush(self) -> None:
-        if not self.pending:
+        if not self.pending or self.cancelled:
+            return
+        if not self._still_running(text=self.text, seq=self.seq + 1, tokens=self.tokens):
             return
         self.seq += 1
-        Generation.objects.filter(pk=self.generation.pk).update(
-            text=self.text, seq=self.seq, tokens=self.tokens
-        )
         message: dict[str, Any] = {
             "type": messages.GENERATION_DELTA,
             "generation": str(self.generation.pk),
@@ -82,6 +83,14 @@ class _Batcher:
         group_send(self.group, message)
         self.pending = ""
         self.last_flush = time.monotonic()
+
+    def _still_running(self, **fields: Any) -> bool:
+        """Write to the row if it is still running; otherwise note the cancellation."""
+        updated = Generation.objects.filter(
+            pk=self.generation.pk, status=Generation.Status.RUNNING
+        ).update(**fields)
+        self.cancelled = self.cancelled or not updated
+        return bool(updated)
 
 
 def watchers_group(generation: Generation) -> str:
@@ -105,16 +114,26 @@ def generation_run(
     generation = Generation.objects.get(pk=generation_id)
     engine = engine or hosting.current_engine()
     batcher = _Batcher(generation, settings.MACARON_BATCH_SECONDS)
+    request = apply_variant(_engine_request(generation), variant)
     finish_reason = ""
+    aborted = False
     try:
-        for delta in engine.stream(apply_variant(_engine_request(generation), variant)):
+        for delta in engine.stream(request):
             batcher.add(delta)
             finish_reason = delta.finish_reason or finish_reason
+            if batcher.cancelled and not aborted:
+                # The engine ends the stream with a last "abort" delta, which frees the slot.
+                engine.abort(request.request_id)
+                aborted = True
         batcher.flush()
     except Exception as exc:
         log.exception("generation %s failed", generation_id)
         batcher.flush()
         _finish(generation, batcher, finish_reason="error", error=f"The engine failed: {exc}")
+        return
+    if batcher.cancelled:
+        log.info("generation %s cancelled after %d tokens", generation_id, batcher.tokens)
+        _finish(generation, batcher, finish_reason="cancelled", error="")
         return
     _finish(generation, batcher, finish_reason=finish_reason or "stop", error="")
 
@@ -162,7 +181,9 @@ def _finish(generation: Generation, batcher: _Batcher, *, finish_reason: str, er
     generation.finished_at = timezone.now()
     generation.status = Generation.Status.FAILED if error else Generation.Status.DONE
     generation.error = error
-    if generation.expert == "ui" and not error:
+    if finish_reason == "cancelled":
+        generation.status = Generation.Status.CANCELLED
+    elif generation.expert == "ui" and not error:
         final = finalize_view(batcher.text, finish_reason=finish_reason)
         generation.spec = final.spec
         generation.problems = final.problems

@@ -4,9 +4,16 @@ costs about 0.1 s on this CPU."""
 
 from __future__ import annotations
 
+import http.client
+import json
+import sqlite3
 import subprocess
 import sys
+import time
 import urllib.request
+import uuid
+from contextlib import closing
+from typing import Any
 
 import openai
 import pytest
@@ -120,3 +127,86 @@ def test_the_snippet_on_the_served_profile_is_answered_by_the_coding_expert(
     body = response.json()
     assert body["router"] == "coding"
     assert body["choices"][0]["message"]["content"]
+
+
+LONG_ANSWER: dict[str, Any] = {
+    "model": "macaron-tiny",
+    "router": "chat",
+    "messages": [{"role": "user", "content": "Count from 1 to 1000, one number per line."}],
+    "max_tokens": 2000,
+    "temperature": 0,
+}
+
+
+def test_a_client_that_disconnects_mid_stream_stops_its_generation(
+    stack: Stack, api_key: str
+) -> None:
+    """Read a few events of a long stream, hang up: the worker aborts the engine request soon
+    after, far short of max_tokens, and the next request is served as usual."""
+    connection = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=120)
+    headers = {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"}
+    body = json.dumps({**LONG_ANSWER, "stream": True})
+    connection.request("POST", "/v1/chat/completions", body, headers)
+    response = connection.getresponse()
+    assert response.status == 200
+    events: list[dict[str, Any]] = []
+    while len(events) < 3:  # the role chunk, then two with content
+        line = response.readline()
+        if line.startswith(b"data: "):
+            events.append(json.loads(line[len(b"data: ") :]))
+    connection.close()
+
+    assert_stopped_early(stack, uuid.UUID(events[0]["id"].removeprefix("chatcmpl-")))
+    assert_a_short_request_is_answered(stack, api_key)
+
+
+def test_a_client_that_gives_up_on_a_json_answer_stops_its_generation(
+    stack: Stack, api_key: str
+) -> None:
+    before = {row["id"] for row in generation_rows(stack)}
+    connection = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=120)
+    headers = {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"}
+    connection.request("POST", "/v1/chat/completions", json.dumps(LONG_ANSWER), headers)
+    deadline = time.monotonic() + 120
+    decoding: list[dict[str, Any]] = []
+    while not decoding and time.monotonic() < deadline:
+        time.sleep(0.2)
+        decoding = [r for r in generation_rows(stack) if r["id"] not in before and r["tokens"]]
+    assert decoding, "the request never started decoding"
+    connection.close()
+
+    assert_stopped_early(stack, uuid.UUID(decoding[0]["id"]))
+    assert_a_short_request_is_answered(stack, api_key)
+
+
+def assert_stopped_early(stack: Stack, generation_id: uuid.UUID) -> None:
+    deadline = time.monotonic() + 30
+    row: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        row = next(r for r in generation_rows(stack) if r["id"] == generation_id.hex)
+        if row["finish_reason"]:  # written by the worker once its engine stream has ended
+            break
+        time.sleep(0.2)
+    assert row["status"] == "cancelled", row
+    assert row["finish_reason"] == "cancelled", row
+    assert 0 < row["tokens"] < 200, row  # of 2000 allowed
+
+
+def assert_a_short_request_is_answered(stack: Stack, api_key: str) -> None:
+    response = requests.post(
+        f"{stack.url}/v1/chat/completions",
+        headers={"Authorization": f"Bearer {api_key}"},
+        json={**LONG_ANSWER, "messages": [{"role": "user", "content": "Say hi."}], "max_tokens": 8},
+        timeout=120,
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["choices"][0]["message"]["content"]
+
+
+def generation_rows(stack: Stack) -> list[dict[str, Any]]:
+    """The stack's generation rows, read straight from its SQLite database."""
+    path = stack.env["DATABASE_URL"].removeprefix("sqlite:///")
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        db.row_factory = sqlite3.Row
+        found = db.execute("SELECT id, status, finish_reason, tokens FROM studio_generation")
+        return [dict(row) for row in found]

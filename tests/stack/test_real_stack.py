@@ -12,7 +12,7 @@ import psutil
 import pytest
 
 import ui4a
-from studio.stack import Stack, new_stack, wait_worker_ready
+from studio.stack import Stack, StackError, new_stack, wait_worker_ready
 from tests.stack.conftest import StudioClient
 
 pytestmark = pytest.mark.stack
@@ -101,3 +101,24 @@ def test_sigterm_stops_the_worker_and_its_engine_process(
         assert alive == [], [p.pid for p in alive]
     finally:
         second.stop()
+
+
+def test_a_worker_whose_engine_cannot_start_exits_instead_of_taking_tasks(
+    redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    run_dir = tmp_path_factory.mktemp("engine-fails")
+    broken = new_stack(
+        run_dir,
+        {
+            "REDIS_URL": redis_url,
+            "MACARON_PROFILE": "engine-fails-test",
+            "MACARON_MODEL": str(run_dir / "no-such-model"),
+        },
+    )
+    worker = broken.start_worker(name="enginefails", concurrency=1)
+    try:
+        with pytest.raises(StackError, match="exited with 1"):
+            wait_worker_ready(worker, timeout=300)
+        assert "the engine did not start; stopping this worker" in worker.log_tail(200)
+    finally:
+        broken.stop()

@@ -13,6 +13,9 @@ from channels.layers import channel_layers
 
 from studio.settings import channel_layer_config
 
+# The few-shot example the ui system prompt carried before the expert was trained.
+NEWSLETTER_SPEC = Path(__file__).resolve().parent / "newsletter.json"
+
 
 @pytest.fixture
 def real_channel_layer(settings: Any, redis_url: str) -> Iterator[None]:
@@ -37,8 +40,8 @@ def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.fixture
 def spec_text() -> str:
-    """A compact, valid spec, as the ui expert streams it (the newsletter sign-up box)."""
-    spec = json.loads(Path(__file__).with_name("newsletter.json").read_text())
+    """A compact, valid spec, as the ui expert streams it."""
+    spec = json.loads(NEWSLETTER_SPEC.read_text())
     return json.dumps(spec, separators=(",", ":"))
 
 
@@ -63,6 +66,7 @@ class FakeWorker:
         self.delay = 0.0
         self.queues: list[str] = []
         self.threads: list[threading.Thread] = []
+        self.engines: list[Any] = []
 
     def apply_async(self, args: tuple[str], queue: str) -> None:
         from studio.services.streaming import generation_run
@@ -70,6 +74,7 @@ class FakeWorker:
 
         self.queues.append(queue)
         engine = ScriptedFakeEngine(self.text, chunk=5, delay=self.delay)
+        self.engines.append(engine)
         thread = threading.Thread(
             target=generation_run, kwargs={"generation_id": args[0], "engine": engine}
         )

@@ -4,10 +4,14 @@ what it says does not matter here."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
 from studio.models import Generation
@@ -136,3 +140,59 @@ async def test_a_key_never_sees_another_keys_completions(
     assert theirs.json()["error"]["code"] == "completion_not_found"
     studio = await client.get(f"/api/generations/{result['id'].removeprefix('chatcmpl-')}")
     assert studio.status_code == 404
+
+
+async def hang_up_after(
+    request: Coroutine[Any, Any, Any], started: Callable[[], Awaitable[bool]]
+) -> None:
+    """Run `request` until `started()` holds, then cancel it, as Django does on a disconnect."""
+    task = asyncio.ensure_future(request)
+    while not await started() and not task.done():
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+async def decoding() -> bool:
+    return await Generation.objects.filter(tokens__gt=0).aexists()
+
+
+async def test_a_client_that_hangs_up_mid_stream_cancels_its_generation(
+    fake_worker: FakeWorker, key: str
+) -> None:
+    fake_worker.text = "word " * 400  # 400 deltas of 5 characters, about 4 s
+    fake_worker.delay = 0.01
+    parts: list[bytes] = []
+
+    async def read_stream() -> None:
+        response = await post(AsyncClient(), key, chat(stream=True))
+        async for part in response.streaming_content:
+            parts.append(part)
+
+    async def three_events() -> bool:
+        return len(parts) >= 3
+
+    await hang_up_after(read_stream(), three_events)
+    await sync_to_async(fake_worker.join)()
+
+    generation = await Generation.objects.aget()
+    assert generation.status == Generation.Status.CANCELLED
+    assert generation.finish_reason == "cancelled"
+    assert generation.tokens < 100
+    assert fake_worker.engines[0].aborted == [str(generation.id)]
+
+
+async def test_a_client_that_gives_up_on_a_json_answer_cancels_its_generation(
+    fake_worker: FakeWorker, key: str
+) -> None:
+    fake_worker.text = "word " * 400
+    fake_worker.delay = 0.01
+    await hang_up_after(post(AsyncClient(), key, chat()), decoding)
+    await sync_to_async(fake_worker.join)()
+
+    generation = await Generation.objects.aget()
+    assert generation.status == Generation.Status.CANCELLED
+    assert generation.finish_reason == "cancelled"
+    assert 0 < generation.tokens < 100
+    assert fake_worker.engines[0].aborted == [str(generation.id)]

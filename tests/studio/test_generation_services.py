@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any
 
 import pytest
 
 from studio.models import Generation, Project
 from studio.services.errors import InvalidRequest
-from studio.services.generations import generation_create, generation_snapshot
+from studio.services.generations import (
+    generation_cancel,
+    generation_create,
+    generation_snapshot,
+)
 from studio.services.streaming import generation_run
 from tests.fakes import ScriptedFakeEngine
 
@@ -169,3 +175,44 @@ def test_a_bench_variant_travels_in_the_task_kwargs_and_reaches_the_engine(
             prompt="a form", expert="ui", project_id=Project.objects.create().id, variant="huge"
         )
     assert raised.value.code == "unknown_variant"
+
+
+def test_cancelling_a_running_generation_aborts_its_engine_request(enqueued: list[str]) -> None:
+    generation = create("tell me everything", "chat")
+    engine = ScriptedFakeEngine("word " * 400, chunk=5, delay=0.01)  # 400 deltas, about 4 s
+    worker = threading.Thread(
+        target=generation_run, kwargs={"generation_id": generation.id, "engine": engine}
+    )
+    worker.start()
+    deadline = time.monotonic() + 10
+    while Generation.objects.get(pk=generation.id).tokens < 5 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert generation_cancel(generation_id=generation.id)
+    worker.join(timeout=10)
+    assert not worker.is_alive()
+
+    stored = Generation.objects.get(pk=generation.id)
+    assert engine.aborted == [str(generation.id)]
+    assert stored.status == Generation.Status.CANCELLED
+    assert stored.finish_reason == "cancelled"
+    assert 5 <= stored.tokens < 100  # stopped at the next batch, not at the end
+    assert stored.text == "word " * stored.tokens
+    assert not generation_cancel(generation_id=generation.id)  # already finished
+
+
+def test_a_generation_cancelled_while_queued_never_reaches_the_engine(
+    enqueued: list[str],
+) -> None:
+    generation = create("tell me everything", "chat")
+    assert generation_cancel(generation_id=generation.id)
+    engine = ScriptedFakeEngine("never")
+    generation_run(generation_id=generation.id, engine=engine)
+    assert engine.requests == []
+    assert Generation.objects.get(pk=generation.id).status == Generation.Status.CANCELLED
+
+
+def test_a_finished_generation_cannot_be_cancelled(enqueued: list[str]) -> None:
+    generation = create("hello there", "chat")
+    generation_run(generation_id=generation.id, engine=ScriptedFakeEngine("General Kenobi."))
+    assert not generation_cancel(generation_id=generation.id)
+    assert Generation.objects.get(pk=generation.id).status == Generation.Status.DONE

@@ -46,3 +46,15 @@ def test_unknown_projects_and_generations_are_404s(client: Client) -> None:
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "unknown_generation"
     assert client.get("/api/generations/not-a-uuid").status_code == 404
+
+
+async def test_static_files_are_served_and_other_paths_pass_through() -> None:
+    """Static files come from WhiteNoise behind an async-only middleware chain."""
+    from django.test import AsyncClient
+
+    client = AsyncClient()
+    script = await client.get("/static/studio/studio.js")
+    assert script.status_code == 200
+    assert b"".join(script.streaming_content).startswith(b"// The studio")  # type: ignore[attr-defined]
+    assert (await client.get("/static/no-such-file.js")).status_code == 404
+    assert (await client.get("/healthz")).status_code == 200
