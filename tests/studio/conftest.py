@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers
 
-from inference.prompts import UI_EXAMPLE_PATH
 from studio.settings import channel_layer_config
 
 
@@ -39,7 +38,7 @@ def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.fixture
 def spec_text() -> str:
     """A compact, valid spec, as the ui expert streams it."""
-    spec = json.loads(Path(UI_EXAMPLE_PATH).read_text())
+    spec = json.loads(Path(__file__).with_name("login_spec.json").read_text())
     return json.dumps(spec, separators=(",", ":"))
 
 
