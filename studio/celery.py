@@ -6,6 +6,7 @@ process, and threads let concurrent tasks share (and batch in) the one engine.
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -14,16 +15,39 @@ from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
 
+log = logging.getLogger(__name__)
 app = Celery("macaron")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["studio"])
+# Registers the remote-control commands that load and unload adapters in this worker.
+import studio.worker_control  # noqa: E402, F401
 
 
 @signals.worker_init.connect
 def start_engine(**_: Any) -> None:
     from inference import hosting
 
-    hosting.start_engine()
+    hosting.start_engine(warm_up_with=_sync_builtin_adapters())
+
+
+def _sync_builtin_adapters() -> Any:
+    """Record the built-in experts' adapters (new or retrained ones under the adapter root)
+    before the engine starts, and return the ui expert's registered version to warm up with."""
+    import django
+
+    django.setup()
+    from django.db import DatabaseError
+
+    from studio.selectors import expert_resolve
+    from studio.services.adapters import adapters_sync_builtin
+
+    try:
+        adapters_sync_builtin()
+        resolved = expert_resolve(name="ui")
+    except DatabaseError:
+        log.exception("the adapter registry is not readable (run migrate); serving from folders")
+        return None
+    return resolved.adapter if resolved else None
 
 
 @signals.worker_ready.connect

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from inference.experts import EXPERTS
 from studio.models import Generation, Project
+from studio.selectors import expert_resolve
 from studio.services.errors import InvalidRequest
 from studio.services.views import view_payload
 
@@ -27,10 +28,12 @@ def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Gen
         raise InvalidRequest(
             "prompt_too_long", f"The prompt has {len(prompt)} characters; the limit is {limit}."
         )
-    if expert not in EXPERTS:
+    resolved = expert_resolve(name=expert)
+    if resolved is None:
         names = ", ".join(sorted(EXPERTS))
         raise InvalidRequest(
-            "unknown_expert", f"Unknown expert {expert[:40]!r}; use one of {names}."
+            "unknown_expert",
+            f"Unknown expert {expert[:40]!r}; use one of {names} or a registered expert.",
         )
     with transaction.atomic():
         project = Project.objects.filter(pk=project_id).first() if project_id else None
@@ -40,6 +43,7 @@ def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Gen
             project=project,
             prompt=prompt,
             expert=expert,
+            structured=resolved.expert.structured,
             profile=settings.CELERY_TASK_DEFAULT_QUEUE,
         )
         transaction.on_commit(lambda: generation_enqueue(generation))
@@ -83,8 +87,9 @@ def generation_payload(generation: Generation) -> dict[str, Any]:
         "finish_reason": generation.finish_reason,
         "problems": generation.problems,
         "timings": generation.timings(),
+        "adapter_sha256": generation.adapter_sha256,
     }
-    if generation.expert == "ui":
+    if generation.structured:
         spec = generation.spec if generation.finished else None
         payload.update(view_payload(generation.text, final_spec=spec))
     return payload

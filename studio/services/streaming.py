@@ -20,6 +20,7 @@ from inference.prompts import chat_request_for, request_for
 from inference.protocol import Delta, Engine, GenerationRequest, Message
 from studio import messages
 from studio.models import Generation
+from studio.selectors import ResolvedExpert, expert_resolve
 from studio.services.broadcast import group_send
 from studio.services.views import finalize_view, view_payload
 
@@ -40,12 +41,16 @@ class _Batcher:
         self.seq = 0
         self.last_flush = 0.0
         self.first_token_at: Any = None
+        self.adapter_sha256 = ""
+        self.adapter_load_ms: float | None = None
         # Engine time up to the newest delta: lets clients tell our overhead from the engine's.
         self.engine_started = time.monotonic()
         self.engine_elapsed = 0.0
 
     def add(self, delta: Delta) -> None:
         self.engine_elapsed = time.monotonic() - self.engine_started
+        if delta.adapter_load_ms is not None:
+            self.adapter_load_ms = delta.adapter_load_ms
         self.text += delta.text
         self.pending += delta.text
         self.tokens = delta.tokens
@@ -73,7 +78,7 @@ class _Batcher:
             "delta": self.pending,
             "tokens": self.tokens,
         }
-        if self.generation.expert == "ui" and self.generation.project_id:
+        if self.generation.structured and self.generation.project_id:
             # Only the studio draws partial views; API callers get the text alone.
             message.update(view_payload(self.text))
         message["sent_at"] = time.time()  # lets clients measure delivery; wall clock on purpose
@@ -101,9 +106,17 @@ def generation_run(*, generation_id: uuid.UUID | str, engine: Engine | None = No
     generation = Generation.objects.get(pk=generation_id)
     engine = engine or hosting.current_engine()
     batcher = _Batcher(generation, settings.MACARON_BATCH_SECONDS)
+    # Resolved now, not when queued: a version registered meanwhile is the one that answers.
+    resolved = expert_resolve(name=generation.expert)
+    if resolved is None:
+        error = f"The expert {generation.expert!r} was unregistered before this request ran."
+        _finish(generation, batcher, finish_reason="error", error=error)
+        return
+    if resolved.adapter is not None:
+        batcher.adapter_sha256 = resolved.adapter.sha256
     finish_reason = ""
     try:
-        for delta in engine.stream(_engine_request(generation)):
+        for delta in engine.stream(_engine_request(generation, resolved)):
             batcher.add(delta)
             finish_reason = delta.finish_reason or finish_reason
         batcher.flush()
@@ -121,20 +134,22 @@ def generation_fail(*, generation_id: uuid.UUID | str, error: str) -> None:
     _finish(generation, _Batcher(generation, 0), finish_reason="error", error=error)
 
 
-def _engine_request(generation: Generation) -> GenerationRequest:
+def _engine_request(generation: Generation, resolved: ResolvedExpert) -> GenerationRequest:
     if not generation.messages:  # a studio turn: one prompt
         return request_for(
             request_id=str(generation.pk),
-            expert=generation.expert,
+            expert=resolved.expert,
             prompt=generation.prompt,
-            max_tokens=_max_tokens(generation.expert),
+            max_tokens=_max_tokens(resolved.expert.structured),
+            adapter=resolved.adapter,
         )
     options = generation.options
     return chat_request_for(
         request_id=str(generation.pk),
-        expert=generation.expert,
+        expert=resolved.expert,
+        adapter=resolved.adapter,
         messages=tuple(Message(m["role"], m["content"]) for m in generation.messages),
-        max_tokens=int(options.get("max_tokens") or _max_tokens(generation.expert)),
+        max_tokens=int(options.get("max_tokens") or _max_tokens(resolved.expert.structured)),
         temperature=float(options.get("temperature", 0.0)),
         top_p=float(options.get("top_p", 1.0)),
         stop=tuple(options.get("stop") or ()),
@@ -142,8 +157,8 @@ def _engine_request(generation: Generation) -> GenerationRequest:
     )
 
 
-def _max_tokens(expert: str) -> int:
-    if expert == "ui":
+def _max_tokens(structured: bool) -> int:
+    if structured:
         return int(settings.MACARON_UI_MAX_TOKENS)
     return int(settings.MACARON_TEXT_MAX_TOKENS)
 
@@ -154,11 +169,13 @@ def _finish(generation: Generation, batcher: _Batcher, *, finish_reason: str, er
     generation.tokens = batcher.tokens
     generation.prompt_tokens = batcher.prompt_tokens
     generation.first_token_at = batcher.first_token_at
+    generation.adapter_sha256 = batcher.adapter_sha256
+    generation.adapter_load_ms = batcher.adapter_load_ms
     generation.finish_reason = finish_reason
     generation.finished_at = timezone.now()
     generation.status = Generation.Status.FAILED if error else Generation.Status.DONE
     generation.error = error
-    if generation.expert == "ui" and not error:
+    if generation.structured and not error:
         final = finalize_view(batcher.text, finish_reason=finish_reason)
         generation.spec = final.spec
         generation.problems = final.problems
