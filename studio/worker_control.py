@@ -65,6 +65,7 @@ def adapters_resident(state: Any) -> dict[str, Any]:
 
 
 def announce_load(ref: AdapterRef, *, timeout: float = 5.0) -> dict[str, Any]:
+    """`timeout=0` sends without waiting for replies (a worker starting up)."""
     return _broadcast(
         LOAD,
         {"name": ref.name, "lora_id": ref.lora_id, "path": ref.path, "sha256": ref.sha256},
@@ -91,7 +92,11 @@ def _broadcast(command: str, arguments: dict[str, Any], *, timeout: float) -> di
         with app.connection_for_write() as connection:
             connection.ensure_connection(max_retries=1, timeout=2)
             replies = app.control.broadcast(
-                command, arguments=arguments, connection=connection, reply=True, timeout=timeout
+                command,
+                arguments=arguments,
+                connection=connection,
+                reply=timeout > 0,
+                timeout=timeout,
             )
     except Exception:
         log.exception("could not tell the workers: %s %s", command, arguments)

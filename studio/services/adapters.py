@@ -44,12 +44,14 @@ def adapter_register(
     purpose: str = "",
     structured: bool | None = None,
     attempts: int = 3,
+    reply_timeout: float = 5.0,
 ) -> Adapter:
     """Validate the folder against the served base and make it the active `name`, retiring
     the version it replaces. Raises `AdapterRejected`; nothing is written then.
 
     `structured` (else the manifest's `structured`, else false) makes the expert decode under
-    the UI4A schema and its answers render as views; other registered experts write text."""
+    the UI4A schema and its answers render as views; other registered experts write text.
+    `reply_timeout` is how long the broadcast waits for workers to say they loaded it."""
     if not NAME.match(name):
         raise AdapterRejected(
             "invalid_adapter_name",
@@ -89,7 +91,7 @@ def adapter_register(
                     manifest=facts.manifest,
                     lora_id=_next_lora_id(),
                 )
-                transaction.on_commit(functools.partial(_announce, record, replaced))
+                transaction.on_commit(functools.partial(_announce, record, replaced, reply_timeout))
             return record
         except IntegrityError:  # another registration took the same id or name: retry
             if attempt == attempts - 1:
@@ -137,7 +139,10 @@ def adapters_sync_builtin(*, root: Path | None = None) -> list[Adapter]:
             ):
                 continue
             try:
-                written.append(adapter_register(name=name, path=folder, attempts=1))
+                # Sent, not waited on: this runs as a worker starts, before its engine.
+                written.append(
+                    adapter_register(name=name, path=folder, attempts=1, reply_timeout=0)
+                )
             except IntegrityError:
                 log.info("the built-in %r was registered by another process meanwhile", name)
     return written
@@ -164,7 +169,7 @@ def _next_lora_id() -> int:
     return int(highest or 0) + 1
 
 
-def _announce(record: Adapter, replaced: Adapter | None) -> None:
-    worker_control.announce_load(adapter_ref(record))
+def _announce(record: Adapter, replaced: Adapter | None, reply_timeout: float) -> None:
+    worker_control.announce_load(adapter_ref(record), timeout=reply_timeout)
     if replaced is not None:
-        worker_control.announce_unload(replaced.lora_id)
+        worker_control.announce_unload(replaced.lora_id, timeout=min(reply_timeout, 2.0))

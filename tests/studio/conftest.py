@@ -89,3 +89,18 @@ def fake_worker(monkeypatch: pytest.MonkeyPatch, api_redis: None) -> Iterator[Fa
     monkeypatch.setattr(tasks.run_generation, "apply_async", worker.apply_async)
     yield worker
     worker.join()
+
+
+@pytest.fixture(autouse=True)
+def broadcasts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Registry broadcasts recorded instead of sent: no worker listens in these tests."""
+    from studio import worker_control
+
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def record(command: str, arguments: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        sent.append((command, arguments))
+        return {}
+
+    monkeypatch.setattr(worker_control, "_broadcast", record)
+    return sent
