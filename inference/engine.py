@@ -104,16 +104,17 @@ class VllmEngine:
         )
 
     async def _produce(self, request: GenerationRequest, out: queue.Queue[object]) -> None:
-        adapter = None
+        adapter = None  # set once acquired, so only an acquired adapter is released
         try:
-            adapter = self._adapter(request)
+            wanted = self._adapter(request)
             load_ms = None
             lora_request = None
-            if adapter is not None:
+            if wanted is not None:
                 from vllm.lora.request import LoRARequest
 
-                load_ms = await self.residency.acquire(adapter)
-                lora_request = LoRARequest(adapter.name, adapter.lora_id, adapter.path)
+                load_ms = await self.residency.acquire(wanted)
+                adapter = wanted
+                lora_request = LoRARequest(wanted.name, wanted.lora_id, wanted.path)
             tokens = prompt_tokens = 0
             stream: AsyncIterator[Any] = self._llm.generate(
                 self.prompt_for(request),

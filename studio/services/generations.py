@@ -56,7 +56,10 @@ def generation_enqueue(generation: Generation) -> None:
     from studio.tasks import run_generation
 
     try:
-        run_generation.apply_async((str(generation.id),), queue=generation.profile)
+        # The task id is the generation's, so worker logs name the generation they ran.
+        run_generation.apply_async(
+            (str(generation.id),), queue=generation.profile, task_id=str(generation.id)
+        )
     except Exception:
         log.exception("could not enqueue generation %s", generation.id)
         generation_fail(

@@ -30,7 +30,7 @@ def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from studio import tasks
 
     monkeypatch.setattr(
-        tasks.run_generation, "apply_async", lambda args, queue: sent.append(args[0])
+        tasks.run_generation, "apply_async", lambda args, queue, task_id: sent.append(args[0])
     )
     return sent
 
@@ -64,7 +64,8 @@ class FakeWorker:
         self.queues: list[str] = []
         self.threads: list[threading.Thread] = []
 
-    def apply_async(self, args: tuple[str], queue: str) -> None:
+    def apply_async(self, args: tuple[str], queue: str, task_id: str) -> None:
+        assert task_id == args[0]
         from studio.services.streaming import generation_run
         from tests.fakes import ScriptedFakeEngine
 
