@@ -211,7 +211,7 @@ def test_the_expert_list_and_v1_models_show_manifest_summaries(
         "hyperparameters": {"steps": 300, "lr": 0.0002},
         "metrics": {"eval_loss": 1.25, "trained_tokens": 150000},
     }
-    adapter_register(name="poet", path=make_adapter(**trained))
+    adapter_register(name="poet", path=make_adapter(**trained), purpose="a test poet")
     listed = {e["name"]: e for e in experts_list()}
     assert list(listed)[:4] == sorted(EXPERTS)
     poet = listed["poet"]
@@ -224,7 +224,7 @@ def test_the_expert_list_and_v1_models_show_manifest_summaries(
     tiny = next(m for m in models["data"] if m["id"] == "macaron-tiny")
     assert {e["name"]: e["steps"] for e in tiny["experts"]}["poet"] == 300
     html = client.get("/").content.decode()
-    assert "poet" in html
+    assert '<th scope="row" title="a test poet">poet</th><td>yes</td><td>300</td><td>640</td>' in html
 
 
 def test_the_admin_registers_through_the_same_validation(

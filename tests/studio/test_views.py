@@ -31,7 +31,9 @@ def test_the_studio_page_has_a_sandboxed_preview_and_a_strict_policy(client: Cli
 
 def test_a_project_page_shows_its_finished_view(client: Client, spec_text: str) -> None:
     project = Project.objects.create()
-    generation = Generation.objects.create(project=project, prompt="a newsletter", expert="ui")
+    generation = Generation.objects.create(
+        project=project, prompt="a newsletter", expert="ui", structured=True
+    )
     generation_run(generation_id=generation.id, engine=ScriptedFakeEngine(spec_text))
     response = client.get(f"/p/{project.id}/")
     assert response.status_code == 200
