@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import requests
+from celery import Celery
 
 from inference.default_model import sha256_of
 from inference.experts import adapter_dir
@@ -87,9 +88,88 @@ def complete(stack: Stack, key: str, router: str, prompt: str, max_tokens: int) 
     return body
 
 
-@pytest.fixture
+ISOLATION_PROMPTS = {
+    "chat": ("What is a LoRA adapter?", 24),
+    "agent": ("Book a table for two tomorrow at 7pm.", 24),
+    "ui": ("a login form with email and password", 32),
+    "coding": ("Write a function that reverses a string.", 24),
+}
+
+
+def greedy_outputs(stack: Stack, key: str) -> dict[str, dict[str, Any]]:
+    return {
+        name: complete(stack, key, name, prompt, max_tokens)
+        for name, (prompt, max_tokens) in ISOLATION_PROMPTS.items()
+    }
+
+
+def test_registering_and_retraining_leave_every_other_expert_byte_for_byte_unchanged(
+    stack: Stack, api_key: str, tmp_path: Path
+) -> None:
+    before = greedy_outputs(stack, api_key)
+    [(old_coding_id, _, old_coding_sha)] = [
+        v for v in lora_ids(stack, "coding") if v[1] == "active"
+    ]
+
+    # A new expert, registered and used while the others are resident.
+    folder = copy_adapter("agent", tmp_path / "newcomer")
+    manage(stack, "register_adapter", "newcomer", str(folder))
+    newcomer = complete(stack, api_key, "newcomer", "Plan a trip to Paris.", 12)
+    assert newcomer["router"] == "newcomer"
+
+    # Retrain coding for two steps and register it under the same name.
+    retrained = tmp_path / "coding-v2"
+    manage(
+        stack,
+        "train_expert", "coding", "--steps", "2", "--max-len", "128", "--batch", "2",
+        "--eval-examples", "2", "--out", str(retrained), "--work", str(tmp_path / "work"),
+        timeout=600,
+    )  # fmt: skip
+    new_sha = sha256_of(retrained / "adapter_model.safetensors")
+    assert new_sha != old_coding_sha
+    out = manage(stack, "register_adapter", "coding", str(retrained))
+    assert new_sha[:12] in out
+    # The worker's engine reports the new weights resident (matched by their sha256).
+    assert re.search(r"worker@\S+: loaded in [\d.]+ ms", out), out
+    versions = lora_ids(stack, "coding")
+    [(new_coding_id, _, active_sha)] = [v for v in versions if v[1] == "active"]
+    assert active_sha == new_sha
+    assert new_coding_id > old_coding_id  # a new id: vLLM cannot serve the cached old weights
+    assert (old_coding_id, "retired", old_coding_sha) in versions
+
+    after = greedy_outputs(stack, api_key)
+    for name in ("chat", "agent", "ui"):
+        assert (
+            after[name]["choices"][0]["message"]["content"]
+            == (before[name]["choices"][0]["message"]["content"])
+        ), name
+        assert after[name]["adapter_sha256"] == before[name]["adapter_sha256"]
+    # The retrained expert answers from its new weights, loaded on this request's path.
+    assert after["coding"]["adapter_sha256"] == new_sha
+    assert before["coding"]["adapter_sha256"] == old_coding_sha
+    manifest = json.loads((retrained / "macaron-manifest.json").read_text())
+    models = requests.get(
+        f"{stack.url}/v1/models", headers={"Authorization": f"Bearer {api_key}"}, timeout=30
+    ).json()
+    tiny = next(m for m in models["data"] if m["id"] == "macaron-tiny")
+    coding = next(e for e in tiny["experts"] if e["name"] == "coding")
+    assert coding["trained"] is True
+    assert coding["steps"] == manifest["hyperparameters"]["steps"] == 2
+    assert coding["adapter_sha256"] == new_sha[:12]
+    assert any(e["name"] == "newcomer" for e in tiny["experts"])
+
+
+SECOND_WORKER_RESIDENT = 2
+
+
+@pytest.fixture(scope="module")
 def second_worker(stack: Stack) -> Iterator[Service]:
-    worker = stack.start_worker(name="worker2")
+    """A second worker on the same queue, holding at most two adapters (the first holds 8)."""
+    env = {
+        "MACARON_MAX_RESIDENT_LORAS": str(SECOND_WORKER_RESIDENT),
+        "MACARON_MAX_LORAS": str(SECOND_WORKER_RESIDENT),
+    }
+    worker = stack.start_worker(name="worker2", env=env)
     try:
         wait_worker_ready(worker)
         yield worker
@@ -169,70 +249,41 @@ def test_two_workers_for_one_profile_both_take_work_and_both_hot_load_a_new_adap
     assert gone.json()["error"]["code"] == "expert_not_found"
 
 
-ISOLATION_PROMPTS = {
-    "chat": ("What is a LoRA adapter?", 24),
-    "agent": ("Book a table for two tomorrow at 7pm.", 24),
-    "ui": ("a login form with email and password", 32),
-    "coding": ("Write a function that reverses a string.", 24),
-}
+def control(stack: Stack) -> Celery:
+    """A Celery client of the stack's broker, to ask workers what they hold."""
+    return Celery("registry-tests", broker=stack.env["REDIS_URL"])
 
 
-def greedy_outputs(stack: Stack, key: str) -> dict[str, dict[str, Any]]:
-    return {
-        name: complete(stack, key, name, prompt, max_tokens)
-        for name, (prompt, max_tokens) in ISOLATION_PROMPTS.items()
-    }
+def resident(app: Celery, worker: str) -> list[str]:
+    replies = app.control.broadcast(
+        "macaron_adapters_resident", destination=[worker], reply=True, timeout=5
+    )
+    [reply] = replies or [{}]
+    return [a["name"] for a in reply[worker]["resident"]]
 
 
-def test_registering_and_retraining_leave_every_other_expert_byte_for_byte_unchanged(
-    stack: Stack, api_key: str, tmp_path: Path
+def test_a_worker_keeps_a_bounded_lru_set_resident_and_reports_each_load(
+    stack: Stack, second_worker: Service, api_key: str
 ) -> None:
-    before = greedy_outputs(stack, api_key)
-    [(old_coding_id, _, old_coding_sha)] = [
-        v for v in lora_ids(stack, "coding") if v[1] == "active"
-    ]
-
-    # A new expert, registered and used while the others are resident.
-    folder = copy_adapter("agent", tmp_path / "newcomer")
-    manage(stack, "register_adapter", "newcomer", str(folder))
-    newcomer = complete(stack, api_key, "newcomer", "Plan a trip to Paris.", 12)
-    assert newcomer["router"] == "newcomer"
-
-    # Retrain coding for two steps and register it under the same name.
-    retrained = tmp_path / "coding-v2"
-    manage(
-        stack,
-        "train_expert", "coding", "--steps", "2", "--max-len", "128", "--batch", "2",
-        "--eval-examples", "2", "--out", str(retrained), "--work", str(tmp_path / "work"),
-        timeout=600,
-    )  # fmt: skip
-    new_sha = sha256_of(retrained / "adapter_model.safetensors")
-    assert new_sha != old_coding_sha
-    out = manage(stack, "register_adapter", "coding", str(retrained))
-    assert new_sha[:12] in out
-    versions = lora_ids(stack, "coding")
-    [(new_coding_id, _, active_sha)] = [v for v in versions if v[1] == "active"]
-    assert active_sha == new_sha
-    assert new_coding_id > old_coding_id  # a new id: vLLM cannot serve the cached old weights
-    assert (old_coding_id, "retired", old_coding_sha) in versions
-
-    after = greedy_outputs(stack, api_key)
-    for name in ("chat", "agent", "ui"):
-        assert (
-            after[name]["choices"][0]["message"]["content"]
-            == (before[name]["choices"][0]["message"]["content"])
-        ), name
-        assert after[name]["adapter_sha256"] == before[name]["adapter_sha256"]
-    # The retrained expert answers from its new weights, loaded on this request's path.
-    assert after["coding"]["adapter_sha256"] == new_sha
-    assert before["coding"]["adapter_sha256"] == old_coding_sha
-    manifest = json.loads((retrained / "macaron-manifest.json").read_text())
-    models = requests.get(
-        f"{stack.url}/v1/models", headers={"Authorization": f"Bearer {api_key}"}, timeout=30
-    ).json()
-    tiny = next(m for m in models["data"] if m["id"] == "macaron-tiny")
-    coding = next(e for e in tiny["experts"] if e["name"] == "coding")
-    assert coding["trained"] is True
-    assert coding["steps"] == manifest["hyperparameters"]["steps"] == 2
-    assert coding["adapter_sha256"] == new_sha[:12]
-    assert any(e["name"] == "newcomer" for e in tiny["experts"])
+    app = control(stack)
+    names = [n for reply in app.control.ping(timeout=5) or [] for n in reply]
+    first = next(n for n in names if n.startswith("worker@"))
+    second = next(n for n in names if n.startswith("worker2@"))
+    queue = stack.env.get("MACARON_PROFILE", "macaron-tiny")
+    app.control.cancel_consumer(queue, destination=[first], reply=True)  # all to worker2
+    try:
+        # agent and coding never ran on worker2; chat was evicted by the time they are in.
+        load: dict[str, list[float]] = {}
+        for name in ("agent", "coding", "agent", "chat"):
+            body = complete(stack, api_key, name, "Say hi.", 4)
+            load.setdefault(name, []).append(body["timings"]["adapter_load_ms"])
+            held = resident(app, second)
+            assert len(held) <= SECOND_WORKER_RESIDENT, held
+            assert held[-1] == name  # most recently used last
+        assert load["agent"][0] > 0 and load["coding"][0] > 0  # loaded on the request's path
+        assert load["agent"][1] == 0.0  # still resident
+        assert load["chat"][0] > 0
+        # chat evicted coding, the least recently used, not agent.
+        assert resident(app, second) == ["agent", "chat"]
+    finally:
+        app.control.add_consumer(queue, destination=[first], reply=True)
