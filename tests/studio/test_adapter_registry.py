@@ -250,3 +250,36 @@ def test_the_admin_registers_through_the_same_validation(
     assert broadcasts[0][0] == "macaron_adapter_load"
     listing = client.get("/admin/studio/adapter/")
     assert "poet" in listing.content.decode()
+
+
+@pytest.mark.usefixtures("real_channel_layer")
+def test_a_registered_expert_is_text_unless_its_manifest_says_structured(
+    make_adapter: Callable[..., Path], enqueued: list[str], spec_text: str
+) -> None:
+    import ui4a
+    from studio.models import Project
+    from studio.services.generations import generation_create
+    from studio.services.streaming import generation_run
+    from tests.fakes import ScriptedFakeEngine
+
+    adapter_register(name="poet", path=make_adapter(system_prompt="You write haiku."))
+    designer = adapter_register(name="designer", path=make_adapter("designer", structured=True))
+    project = Project.objects.create()
+
+    poem = generation_create(prompt="the sea", expert="poet", project_id=project.id)
+    engine = ScriptedFakeEngine("Waves fold into foam.")
+    generation_run(generation_id=poem.id, engine=engine)
+    [request] = engine.requests
+    assert request.json_schema is None
+    assert request.messages[0].content == "You write haiku."  # the manifest's system prompt
+
+    view = generation_create(prompt="a login form", expert="designer", project_id=project.id)
+    assert view.structured
+    engine = ScriptedFakeEngine(spec_text)
+    generation_run(generation_id=view.id, engine=engine)
+    [request] = engine.requests
+    assert request.json_schema == ui4a.json_schema()
+    assert request.adapter is not None and request.adapter.sha256 == designer.sha256
+    view.refresh_from_db()
+    assert view.status == "done" and view.spec is not None  # rendered like the ui expert's
+    assert view.adapter_sha256 == designer.sha256
