@@ -224,7 +224,7 @@ def test_the_expert_list_and_v1_models_show_manifest_summaries(
     tiny = next(m for m in models["data"] if m["id"] == "macaron-tiny")
     assert {e["name"]: e["steps"] for e in tiny["experts"]}["poet"] == 300
     html = client.get("/").content.decode()
-    row = '<th scope="row" title="a test poet">poet</th><td>yes</td><td>300</td><td>640</td>'
+    row = '<th scope="row" title="a test poet; base b179c9523d0e">poet</th><td>yes</td><td>300</td>'
     assert row in html
 
 
