@@ -112,7 +112,7 @@ def inspect_adapter(folder: Path, base: BaseModel) -> AdapterFacts:
     targets = config.get("target_modules") or []
     if isinstance(targets, str):
         raise AdapterInvalid(f"target_modules is a pattern ({targets!r}); list the modules")
-    supported = adaptable_modules(base.weights)
+    supported = adaptable_modules(base.path)
     unsupported = sorted(set(targets) - supported)
     if not targets or unsupported:
         raise AdapterInvalid(
@@ -146,20 +146,26 @@ def inspect_adapter(folder: Path, base: BaseModel) -> AdapterFacts:
     )
 
 
-def adaptable_modules(weights: Path) -> set[str]:
-    """The names of the base's linear projections, read from its safetensors header."""
-    if not weights.is_file():
-        raise AdapterInvalid(f"the served base model's weights {weights} are missing")
-    with weights.open("rb") as handle:
-        (size,) = struct.unpack("<Q", handle.read(8))
-        header = json.loads(handle.read(size))
+def adaptable_modules(model_dir: Path) -> set[str]:
+    """The names of the base's linear projections (`q_proj`, `down_proj`, ...), read from its
+    safetensors header, or from the index of a sharded checkpoint. Registration checks against
+    a local copy of the base: a hub id alone cannot say which layers it has."""
+    single, index = model_dir / "model.safetensors", model_dir / "model.safetensors.index.json"
+    if single.is_file():
+        with single.open("rb") as handle:
+            (size,) = struct.unpack("<Q", handle.read(8))
+            names = [k for k, v in json.loads(handle.read(size)).items() if isinstance(v, dict)]
+    elif index.is_file():
+        names = list(json.loads(index.read_text()).get("weight_map", {}))
+    else:
+        raise AdapterInvalid(
+            f"the served base model {model_dir} is not a local safetensors folder; registering "
+            "an adapter checks it against the base's layers (point MACARON_MODEL at a folder)"
+        )
     return {
         key.split(".")[-2]
-        for key, meta in header.items()
-        if key.endswith(".weight")
-        and isinstance(meta, dict)
-        and len(meta.get("shape", ())) == 2
-        and key.split(".")[-2].endswith("_proj")
+        for key in names
+        if key.endswith(".weight") and key.split(".")[-2].endswith("_proj")
     }
 
 
