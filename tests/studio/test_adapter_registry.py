@@ -51,10 +51,12 @@ def make_adapter(tmp_path: Path) -> Callable[..., Path]:
 def test_it_registers_an_adapter_and_tells_every_worker(
     make_adapter: Callable[..., Path], broadcasts: Broadcasts
 ) -> None:
-    record = adapter_register(name="poet", path=make_adapter(), purpose="short poems")
+    folder = make_adapter()
+    config = json.loads((folder / "adapter_config.json").read_text())
+    record = adapter_register(name="poet", path=folder, purpose="short poems")
     assert record.status == "active"
-    assert record.rank == 8
-    assert record.target_modules == ["q_proj", "k_proj", "v_proj", "o_proj"]
+    assert record.rank == config["r"]
+    assert record.target_modules == config["target_modules"]
     assert len(record.sha256) == 64
     assert record.manifest["expert"] == "chat"
     assert not record.structured and not record.builtin
