@@ -15,9 +15,10 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from inference.experts import EXPERTS, adapter_dir
+from inference.loras import AdapterRef, local_ref
 from inference.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.protocol import Delta, GenerationRequest
+from inference.residency import LoraResidency
 from inference.settings import EngineSettings
 
 log = logging.getLogger(__name__)
@@ -38,9 +39,9 @@ class VllmEngine:
             target=self._loop.run_forever, name="vllm-engine-loop", daemon=True
         )
         self._thread.start()
-        self._lora_ids = {name: index + 1 for index, name in enumerate(sorted(EXPERTS))}
         self._llm: Any = self._call(self._build())
         self._tokenizer: Any = self._llm.get_tokenizer()
+        self.residency = LoraResidency(self._llm, settings.max_resident_loras)
         self._closed = False
 
     def _call(self, coro: Any) -> Any:
@@ -56,6 +57,9 @@ class VllmEngine:
             model=self.settings.model,
             enable_lora=True,
             max_loras=self.settings.max_loras,
+            # vLLM's own cache is as large as our residency bound, so it never evicts on its
+            # own: LoraResidency decides, and times each load.
+            max_cpu_loras=self.settings.max_resident_loras,
             max_lora_rank=self.settings.max_lora_rank,
             max_model_len=self.settings.max_model_len,
             max_num_seqs=self.settings.max_num_seqs,
@@ -79,13 +83,12 @@ class VllmEngine:
         )
         return str(text)
 
-    def _lora_request(self, expert: str | None) -> Any:
-        if expert is None:
+    def _adapter(self, request: GenerationRequest) -> AdapterRef | None:
+        if request.adapter is not None:
+            return request.adapter
+        if request.expert is None:
             return None
-        from vllm.lora.request import LoRARequest
-
-        path = adapter_dir(expert, self.settings.adapter_root)
-        return LoRARequest(expert, self._lora_ids[expert], str(path))
+        return local_ref(request.expert, self.settings.adapter_root)
 
     def _sampling_params(self, request: GenerationRequest) -> Any:
         from vllm.sampling_params import RequestOutputKind, SamplingParams, StructuredOutputsParams
@@ -104,13 +107,23 @@ class VllmEngine:
         )
 
     async def _produce(self, request: GenerationRequest, out: queue.Queue[object]) -> None:
+        adapter = None  # set once acquired, so only an acquired adapter is released
         try:
+            wanted = self._adapter(request)
+            load_ms = None
+            lora_request = None
+            if wanted is not None:
+                from vllm.lora.request import LoRARequest
+
+                load_ms = await self.residency.acquire(wanted)
+                adapter = wanted
+                lora_request = LoRARequest(wanted.name, wanted.lora_id, wanted.path)
             tokens = prompt_tokens = 0
             stream: AsyncIterator[Any] = self._llm.generate(
                 self.prompt_for(request),
                 self._sampling_params(request),
                 request.request_id,
-                lora_request=self._lora_request(request.expert),
+                lora_request=lora_request,
             )
             async for output in stream:
                 completion = output.outputs[0]
@@ -120,10 +133,13 @@ class VllmEngine:
                     reason = "abort"
                 # With delta outputs only some carry the prompt's ids; keep the count once seen.
                 prompt_tokens = len(output.prompt_token_ids or ()) or prompt_tokens
-                out.put(Delta(completion.text, tokens, reason, prompt_tokens))
+                out.put(Delta(completion.text, tokens, reason, prompt_tokens, load_ms))
+                load_ms = None  # said once, on the first delta
         except BaseException as exc:  # handed to the consuming thread, which re-raises
             out.put(exc)
         finally:
+            if adapter is not None:
+                await self.residency.release(adapter)
             out.put(_END)
 
     def stream(self, request: GenerationRequest) -> Iterator[Delta]:
@@ -158,6 +174,22 @@ class VllmEngine:
     def abort(self, request_id: str) -> None:
         if not self._closed:
             self._call(self._llm.abort(request_id))
+
+    def load_adapter(self, ref: AdapterRef) -> float:
+        return float(self._call(self.residency.preload(ref)))
+
+    def unload_adapter(self, lora_id: int, *, wait: bool) -> None:
+        """With `wait=False` the drain runs on the engine's loop and this returns at once, so a
+        broadcast handler never blocks the worker's consumer behind a long generation."""
+        future = asyncio.run_coroutine_threadsafe(self.residency.unload(lora_id), self._loop)
+        if wait:
+            future.result()
+
+    def resident_adapters(self) -> list[dict[str, Any]]:
+        async def snapshot() -> list[dict[str, Any]]:
+            return self.residency.snapshot()
+
+        return list(self._call(snapshot()))
 
     def shutdown(self) -> None:
         """Stop the engine core process and the loop; safe to call twice."""

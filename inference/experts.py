@@ -19,6 +19,9 @@ class Expert:
     name: str
     purpose: str
     structured: bool  # decodes under the UI4A JSON Schema
+    # Registered experts may bring their own (from their manifest); built-ins have theirs in
+    # inference/prompts.py.
+    system_prompt: str = ""
 
 
 EXPERTS: dict[str, Expert] = {
@@ -55,12 +58,31 @@ def read_manifest(name: str, root: Path | None = None) -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
+def manifest_summary(manifest: dict[str, object]) -> dict[str, object]:
+    """The training facts the studio and `GET /v1/models` show: trained or not, how long, on
+    how much data, how well, and on which base. Untrained manifests say only trained=false."""
+    hyper = manifest.get("hyperparameters")
+    metrics = manifest.get("metrics")
+    hyper = hyper if isinstance(hyper, dict) else {}
+    metrics = metrics if isinstance(metrics, dict) else {}
+    return {
+        "trained": bool(manifest.get("trained", False)),
+        "steps": hyper.get("steps"),
+        "dataset_examples": manifest.get("dataset_examples"),
+        "eval_loss": metrics.get("eval_loss"),
+        "trained_tokens": metrics.get("trained_tokens"),
+        "base": str(manifest.get("base_sha256", ""))[:12] or None,
+    }
+
+
 def expert_summary(name: str, root: Path | None = None) -> dict[str, object]:
-    """What the studio and the API show about an expert (never its internal adapter id)."""
+    """A built-in expert as its adapter folder describes it, before the registry knows it
+    (never its internal adapter id)."""
     manifest = read_manifest(name, root)
     return {
         "name": name,
         "purpose": get_expert(name).purpose,
-        "trained": bool(manifest.get("trained", False)),
+        "structured": get_expert(name).structured,
         "adapter_ready": bool(manifest),
+        **manifest_summary(manifest),
     }

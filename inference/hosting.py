@@ -12,6 +12,7 @@ import atexit
 import logging
 import threading
 
+from inference.loras import AdapterRef
 from inference.protocol import Engine
 
 log = logging.getLogger(__name__)
@@ -23,7 +24,9 @@ class EngineNotRunning(RuntimeError):
     """This process hosts no engine (it is not a worker, or the engine failed to start)."""
 
 
-def start_engine() -> Engine:
+def start_engine(*, warm_up_with: AdapterRef | None = None) -> Engine:
+    """`warm_up_with` is the ui expert's registered version, so the warm-up makes the very
+    adapter resident that requests will name."""
     global _engine
     with _lock:
         if _engine is None:
@@ -33,17 +36,19 @@ def start_engine() -> Engine:
             settings = EngineSettings.from_env()
             log.info("starting the engine for %s (%s)", settings.profile, settings.model)
             _engine = VllmEngine(settings)
-            _warm_up(_engine)
+            _warm_up(_engine, warm_up_with)
             atexit.register(stop_engine)
         return _engine
 
 
-def _warm_up(engine: Engine) -> None:
+def _warm_up(engine: Engine, ui_adapter: AdapterRef | None) -> None:
     """Compile the UI4A grammar and cache the ui expert's system prompt before the first user
     asks, so their first token is not spent on one-off work."""
     from inference.prompts import request_for
 
-    request = request_for(request_id="warm-up", expert="ui", prompt="warm up", max_tokens=2)
+    request = request_for(
+        request_id="warm-up", expert="ui", prompt="warm up", max_tokens=2, adapter=ui_adapter
+    )
     for _ in engine.stream(request):
         pass
 

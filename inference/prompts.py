@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from inference.experts import get_expert
+from inference.experts import Expert, get_expert
+from inference.loras import AdapterRef
 from inference.protocol import GenerationRequest, Message
 
 TEXT_SYSTEM_PROMPTS = {
@@ -35,42 +36,61 @@ def ui_system_prompt() -> str:
     )
 
 
-def system_prompt(expert: str) -> str:
-    get_expert(expert)  # raises UnknownExpert for names that are not registered
-    return ui_system_prompt() if expert == "ui" else TEXT_SYSTEM_PROMPTS[expert]
+def system_prompt(expert: str | Expert) -> str:
+    """Built-ins have theirs here; a registered expert brings one in its manifest, or gets a
+    line made of its name and purpose."""
+    # A name alone must be a built-in: get_expert raises UnknownExpert for any other.
+    spec = expert if isinstance(expert, Expert) else get_expert(expert)
+    if spec.name == "ui":
+        return ui_system_prompt()
+    if spec.name in TEXT_SYSTEM_PROMPTS:
+        return TEXT_SYSTEM_PROMPTS[spec.name]
+    return spec.system_prompt or f"You are Macaron's {spec.name} expert: {spec.purpose}."
 
 
-def request_for(*, request_id: str, expert: str, prompt: str, max_tokens: int) -> GenerationRequest:
+def request_for(
+    *,
+    request_id: str,
+    expert: str | Expert,
+    prompt: str,
+    max_tokens: int,
+    adapter: AdapterRef | None = None,
+) -> GenerationRequest:
     return chat_request_for(
         request_id=request_id,
         expert=expert,
         messages=(Message("user", prompt),),
         max_tokens=max_tokens,
+        adapter=adapter,
     )
 
 
 def chat_request_for(
     *,
     request_id: str,
-    expert: str,
+    expert: str | Expert,
     messages: tuple[Message, ...],
     max_tokens: int,
     temperature: float = 0.0,
     top_p: float = 1.0,
     stop: tuple[str, ...] = (),
     tools: tuple[dict[str, Any], ...] | None = None,
+    adapter: AdapterRef | None = None,
 ) -> GenerationRequest:
     """A conversation for an expert: its system prompt first (the shared, cached prefix), then
-    the caller's messages, system ones included, in their order."""
+    the caller's messages, system ones included, in their order. `adapter` is the registered
+    version to run; without it a built-in expert runs on its folder under the adapter root."""
+    spec = expert if isinstance(expert, Expert) else get_expert(expert)
     json_schema = None
-    if expert == "ui":
+    if spec.structured:
         import ui4a
 
         json_schema = ui4a.json_schema()
     return GenerationRequest(
         request_id=request_id,
-        expert=expert,
-        messages=(Message("system", system_prompt(expert)), *messages),
+        expert=spec.name,
+        adapter=adapter,
+        messages=(Message("system", system_prompt(spec)), *messages),
         max_tokens=max_tokens,
         temperature=temperature,
         top_p=top_p,

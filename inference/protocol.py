@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from inference.loras import AdapterRef
+
 
 @dataclass(frozen=True)
 class Message:
@@ -26,6 +28,8 @@ class GenerationRequest:
     json_schema: dict[str, Any] | None = field(default=None, compare=False)
     # OpenAI-style tool definitions, handed to the chat template (nothing executes them here).
     tools: tuple[dict[str, Any], ...] | None = field(default=None, compare=False)
+    # The registered adapter to run on; None with an expert: the built-in one from disk.
+    adapter: AdapterRef | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,8 @@ class Delta:
     tokens: int
     finish_reason: str | None = None  # "stop", "length" or "abort" on the last delta
     prompt_tokens: int = 0  # the prompt's length in tokens, once the engine has said it
+    # On the first delta: milliseconds spent making the adapter resident (0.0 if it was).
+    adapter_load_ms: float | None = None
 
     @property
     def finished(self) -> bool:
@@ -48,5 +54,15 @@ class Engine(Protocol):
     def stream(self, request: GenerationRequest) -> Iterator[Delta]: ...
 
     def abort(self, request_id: str) -> None: ...
+
+    def load_adapter(self, ref: AdapterRef) -> float:
+        """Make an adapter resident now (a registration broadcast); returns the load ms."""
+        ...
+
+    def unload_adapter(self, lora_id: int, *, wait: bool) -> None:
+        """Refuse new requests on it, let in-flight ones finish, then unload it."""
+        ...
+
+    def resident_adapters(self) -> list[dict[str, Any]]: ...
 
     def shutdown(self) -> None: ...

@@ -19,20 +19,28 @@ class EngineSettings:
     adapter_root: Path
     max_model_len: int
     max_num_seqs: int
-    max_loras: int
+    max_loras: int  # adapters one batch may mix
+    max_resident_loras: int  # adapters kept loaded, evicted least-recently-used
     max_lora_rank: int
     tensor_parallel_size: int
 
     @classmethod
     def from_env(cls) -> EngineSettings:
         env = os.environ.get
-        return cls(
+        settings = cls(
             profile=env("MACARON_PROFILE", DEFAULT_PROFILE),
             model=env("MACARON_MODEL", str(model_cache() / MODEL_DIRNAME)),
             adapter_root=Path(env("MACARON_ADAPTERS", str(adapter_home()))),
             max_model_len=int(env("MACARON_MAX_MODEL_LEN", "4096")),
             max_num_seqs=int(env("MACARON_MAX_NUM_SEQS", "16")),
             max_loras=int(env("MACARON_MAX_LORAS", "4")),
+            max_resident_loras=int(env("MACARON_MAX_RESIDENT_LORAS", "8")),
             max_lora_rank=int(env("MACARON_MAX_LORA_RANK", "16")),
             tensor_parallel_size=int(env("MACARON_TENSOR_PARALLEL", "1")),
         )
+        if settings.max_resident_loras < settings.max_loras:
+            raise ValueError(
+                f"MACARON_MAX_RESIDENT_LORAS ({settings.max_resident_loras}) must be at least "
+                f"MACARON_MAX_LORAS ({settings.max_loras}): a batch mixes resident adapters"
+            )
+        return settings

@@ -33,7 +33,7 @@ def apply_variant(request: GenerationRequest, variant: str) -> GenerationRequest
     """The request the variant runs: the same prompt, without the adapter or the grammar."""
     check_variant(variant)
     if variant == "base":
-        return replace(request, expert=None)
+        return replace(request, expert=None, adapter=None)
     if variant == "unconstrained":
         return replace(request, json_schema=None)
     return request

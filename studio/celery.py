@@ -19,21 +19,42 @@ log = logging.getLogger(__name__)
 app = Celery("macaron")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["studio"])
+# Registers the remote-control commands that load and unload adapters in this worker.
+import studio.worker_control  # noqa: E402, F401
 
 
 @signals.worker_init.connect
 def start_engine(**_: Any) -> None:
-    """A worker whose engine did not start must not take tasks: Celery would log the error and
-    carry on, and every generation it took would then fail. SystemExit stops the worker."""
+    """A worker whose engine did not start must not take tasks: Celery logs a failing signal
+    handler and carries on, and every generation it took would fail and leave its row running.
+    So it exits, loudly."""
     from inference import hosting
 
     try:
-        hosting.start_engine()
+        hosting.start_engine(warm_up_with=_sync_builtin_adapters())
     except Exception:
-        # Celery logs a failing signal handler and carries on; a worker with no engine would
-        # then take tasks it can only fail and leave their rows running. Exit instead, loudly.
-        logging.getLogger(__name__).exception("the engine did not start; the worker exits")
+        log.exception("the engine did not start; the worker exits")
         os._exit(1)
+
+
+def _sync_builtin_adapters() -> Any:
+    """Record the built-in experts' adapters (new or retrained ones under the adapter root)
+    before the engine starts, and return the ui expert's registered version to warm up with."""
+    import django
+
+    django.setup()
+    from django.db import DatabaseError
+
+    from studio.selectors import expert_resolve
+    from studio.services.adapters import adapters_sync_builtin
+
+    try:
+        adapters_sync_builtin()
+        resolved = expert_resolve(name="ui")
+    except DatabaseError:
+        log.exception("the adapter registry is not readable (run migrate); serving from folders")
+        return None
+    return resolved.adapter if resolved else None
 
 
 @signals.worker_ready.connect

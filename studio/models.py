@@ -1,5 +1,6 @@
-"""Projects, their generations (turns) and API keys. A generation row holds the final text and
-timings; API generations have no project but an API key, and carry the caller's messages."""
+"""Projects, their generations (turns), API keys and adapters. A generation row holds the final
+text and timings; API generations have no project but an API key, and carry the caller's
+messages. An adapter row is one registered version of an expert's LoRA weights."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import uuid
 from typing import Any
 
 from django.db import models
+from django.db.models import Q
 
 from inference.settings import DEFAULT_PROFILE
 
@@ -32,6 +34,45 @@ class ApiKey(models.Model):
         return f"api key {self.prefix}… ({'revoked' if self.revoked else 'active'})"
 
 
+class Adapter(models.Model):
+    """One registered version of an expert's adapter. Rows are never deleted: re-registering a
+    name retires the old row and adds one with a new `lora_id`, so an id, once handed to vLLM,
+    always means the same weights (vLLM caches adapters by id)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"  # served under its name
+        RETIRED = "retired"  # unregistered or replaced; its lora_id is never reused
+
+    name = models.CharField(max_length=64)  # the public name requests use
+    purpose = models.CharField(max_length=200, blank=True, default="")
+    structured = models.BooleanField(default=False)  # decodes under the UI4A schema
+    builtin = models.BooleanField(default=False)  # one of chat, agent, coding, ui
+    base_model = models.CharField(max_length=500)
+    base_sha256 = models.CharField(max_length=64)
+    path = models.CharField(max_length=1000)
+    sha256 = models.CharField(max_length=64, db_index=True)  # of adapter_model.safetensors
+    rank = models.PositiveSmallIntegerField()
+    target_modules = models.JSONField(default=list)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    manifest = models.JSONField(default=dict, blank=True)
+    lora_id = models.PositiveIntegerField(unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name"], condition=Q(status="active"), name="one_active_adapter_per_name"
+            )
+        ]
+        indexes = [models.Index(fields=["status", "name"], name="adapter_status_name")]
+
+    def __str__(self) -> str:
+        return f"adapter {self.name} ({self.status}, {self.sha256[:12]})"
+
+
 class Generation(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -55,6 +96,10 @@ class Generation(models.Model):
     routing = models.JSONField(null=True, blank=True)
     prompt = models.TextField()
     expert = models.CharField(max_length=64)
+    structured = models.BooleanField(default=False)  # a UI4A spec, rendered as a view
+    # Which registered weights answered, and what making them resident cost (None: resident).
+    adapter_sha256 = models.CharField(max_length=64, blank=True, default="")
+    adapter_load_ms = models.FloatField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     # The text so far while running (updated with every batch), the final text once done.
     text = models.TextField(blank=True, default="")
@@ -93,6 +138,7 @@ class Generation(models.Model):
             "total_s": seconds(self.queued_at, self.finished_at),
             "tokens": self.tokens,
             "tokens_per_s": round((self.tokens - 1) / decode, 2) if decode else None,
+            "adapter_load_ms": self.adapter_load_ms,
         }
 
 

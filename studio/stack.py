@@ -79,13 +79,13 @@ class Stack:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.http_port}"
 
-    def _spawn(self, name: str, argv: list[str]) -> Service:
+    def _spawn(self, name: str, argv: list[str], env: Mapping[str, str] | None = None) -> Service:
         log_path = self.run_dir / f"{name}.log"
         log = log_path.open("ab")
         process = subprocess.Popen(
             argv,
             cwd=REPO_ROOT,
-            env=self.env,
+            env={**self.env, **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -119,7 +119,11 @@ class Stack:
         _wait(lambda: port_open(port), service, timeout=20)
         return service
 
-    def start_worker(self, name: str = "worker", concurrency: int = 4) -> Service:
+    def start_worker(
+        self, name: str = "worker", concurrency: int = 4, env: Mapping[str, str] | None = None
+    ) -> Service:
+        """A worker named `name@<host>` on this stack's profile queue; `env` adds settings
+        for this worker alone (e.g. its engine sizing). Several may serve one queue."""
         ready = self.run_dir / f"{name}.ready"
         ready.unlink(missing_ok=True)
         env_queue = self.env.get("MACARON_PROFILE", "macaron-tiny")
@@ -145,6 +149,7 @@ class Stack:
                 "--loglevel",
                 "INFO",
             ],
+            env,
         )
         service.ready_file = ready
         return service

@@ -9,8 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 import ui4a
-from inference.experts import EXPERTS, expert_summary
-from studio.selectors import project_get, project_latest_generation
+from studio.selectors import experts_list, project_get, project_latest_generation
 from studio.services.errors import InvalidRequest
 from studio.services.generations import generation_payload, generation_snapshot
 
@@ -24,7 +23,7 @@ def _studio(
     context = {
         "project_id": project_id,
         "current": current,
-        "experts": [expert_summary(name) for name in sorted(EXPERTS)],
+        "experts": experts_list(),
         "view_document": ui4a.render_document(spec),
     }
     return render(request, "studio/index.html", context)

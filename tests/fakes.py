@@ -5,7 +5,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
+from inference.loras import AdapterRef
 from inference.protocol import Delta, GenerationRequest
 
 
@@ -28,6 +30,7 @@ class ScriptedFakeEngine:
         self.fail_after = fail_after
         self.requests: list[GenerationRequest] = []
         self.aborted: list[str] = []
+        self.resident: dict[int, AdapterRef] = {}
         self.lock = threading.Lock()
 
     def stream(self, request: GenerationRequest) -> Iterator[Delta]:
@@ -43,10 +46,27 @@ class ScriptedFakeEngine:
             if self.delay:
                 time.sleep(self.delay)
             last = index == len(pieces)
-            yield Delta(piece, index, self.finish_reason if last else None)
+            load_ms = None
+            if index == 1 and request.adapter is not None:  # "loads" it, in no time
+                load_ms = 0.0 if request.adapter.lora_id in self.resident else 1.0
+                self.resident[request.adapter.lora_id] = request.adapter
+            yield Delta(piece, index, self.finish_reason if last else None, 0, load_ms)
 
     def abort(self, request_id: str) -> None:
         self.aborted.append(request_id)
+
+    def load_adapter(self, ref: AdapterRef) -> float:
+        self.resident[ref.lora_id] = ref
+        return 1.0
+
+    def unload_adapter(self, lora_id: int, *, wait: bool) -> None:
+        self.resident.pop(lora_id, None)
+
+    def resident_adapters(self) -> list[dict[str, Any]]:
+        return [
+            {"name": r.name, "lora_id": r.lora_id, "sha256": r.sha256}
+            for r in self.resident.values()
+        ]
 
     def shutdown(self) -> None:
         pass

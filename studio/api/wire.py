@@ -39,8 +39,10 @@ def _extras(result: CompletionResult, view_url: str | None) -> dict[str, Any]:
         "total_tokens": result.prompt_tokens + result.tokens,
     }
     extras: dict[str, Any] = {"usage": usage}
-    extras["timings"] = result.timings
-    if result.expert == "ui":
+    extras["timings"] = result.timings  # with adapter_load_ms: making the adapter resident
+    if result.adapter_sha256:
+        extras["adapter_sha256"] = result.adapter_sha256
+    if result.structured:
         extras.update(view_url=view_url, spec=result.spec, problems=result.problems)
     if result.error:
         extras["warning"] = result.error  # e.g. a spec cut off at the token limit, then repaired

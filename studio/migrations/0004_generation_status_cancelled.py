@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("studio", "0002_api_keys_and_api_generations"),
+        ("studio", "0003_adapters_and_generation_adapter"),
     ]
 
     operations = [

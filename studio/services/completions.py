@@ -14,10 +14,11 @@ from django.conf import settings
 from django.db import transaction
 
 from inference import router
-from inference.experts import EXPERTS, expert_summary
+from inference.experts import EXPERTS
 from inference.profiles import PROFILES
 from inference.protocol import Message
 from studio.models import FINISHED_STATUSES, ApiKey, Generation
+from studio.selectors import expert_resolve, experts_list
 from studio.services.errors import InvalidRequest, NotFound
 from studio.services.generations import generation_enqueue
 
@@ -30,6 +31,8 @@ class CompletionResult:
     created: int
     model: str
     expert: str
+    structured: bool  # the text is a UI4A spec, with a rendered view
+    adapter_sha256: str  # the registered weights that answered
     routing: dict[str, Any]
     text: str
     finish_reason: str
@@ -44,7 +47,7 @@ class CompletionResult:
 
 def models_list() -> list[dict[str, Any]]:
     """Every profile, whether a worker serves it here, and its experts."""
-    experts = [expert_summary(name) for name in sorted(EXPERTS)]
+    experts = experts_list()
     return [
         {
             "id": profile.name,
@@ -76,6 +79,9 @@ def completion_create(
     """
     profile = _served_profile(model)
     routing = _routing(router_name, messages)
+    resolved = expert_resolve(name=routing.expert)
+    if resolved is None:  # an automatic choice is always a built-in, which always resolves
+        raise NotFound("expert_not_found", f"No expert is named {routing.expert!r}.")
     chars = sum(len(m.content) for m in messages)
     if chars > settings.MACARON_API_MAX_INPUT_CHARS:
         raise InvalidRequest(
@@ -91,6 +97,7 @@ def completion_create(
             api_key=api_key,
             profile=profile,
             expert=routing.expert,
+            structured=resolved.expert.structured,
             prompt=last_user,
             messages=[{"role": m.role, "content": m.content} for m in messages],
             options={
@@ -120,6 +127,8 @@ def _result(generation: Generation) -> CompletionResult:
         created=int(generation.queued_at.timestamp()),
         model=generation.profile,
         expert=generation.expert,
+        structured=generation.structured,
+        adapter_sha256=generation.adapter_sha256,
         routing=generation.routing or {},
         text=generation.text,
         finish_reason=generation.finish_reason,
@@ -163,11 +172,12 @@ def _served_profile(model: str) -> str:
 
 def _routing(router_name: str | None, messages: tuple[Message, ...]) -> router.Routing:
     if router_name is not None:
-        if router_name not in EXPERTS:
+        if expert_resolve(name=router_name) is None:
             raise NotFound(
                 "expert_not_found",
                 f"No expert is named {router_name[:40]!r}; use one of "
-                f"{', '.join(sorted(EXPERTS))}, or leave 'router' out to route automatically.",
+                f"{', '.join(sorted(EXPERTS))} or a registered expert, or leave 'router' out "
+                "to route automatically.",
                 param="router",
             )
         return router.explicit(router_name)

@@ -13,6 +13,7 @@ from django.utils import timezone
 from inference.experts import EXPERTS
 from inference.variants import DEFAULT_VARIANT, VARIANTS
 from studio.models import Generation, Project
+from studio.selectors import expert_resolve
 from studio.services.errors import InvalidRequest
 from studio.services.views import view_payload
 
@@ -34,10 +35,12 @@ def generation_create(
         )
     if variant not in VARIANTS:
         raise InvalidRequest("unknown_variant", f"Unknown variant {variant[:40]!r}.")
-    if expert not in EXPERTS:
+    resolved = expert_resolve(name=expert)
+    if resolved is None:
         names = ", ".join(sorted(EXPERTS))
         raise InvalidRequest(
-            "unknown_expert", f"Unknown expert {expert[:40]!r}; use one of {names}."
+            "unknown_expert",
+            f"Unknown expert {expert[:40]!r}; use one of {names} or a registered expert.",
         )
     with transaction.atomic():
         project = Project.objects.filter(pk=project_id).first() if project_id else None
@@ -47,6 +50,7 @@ def generation_create(
             project=project,
             prompt=prompt,
             expert=expert,
+            structured=resolved.expert.structured,
             profile=settings.CELERY_TASK_DEFAULT_QUEUE,
         )
         transaction.on_commit(lambda: generation_enqueue(generation, variant=variant))
@@ -59,12 +63,12 @@ def generation_enqueue(generation: Generation, *, variant: str = DEFAULT_VARIANT
     from studio.tasks import run_generation
 
     try:
-        if variant == DEFAULT_VARIANT:  # the served path: its task message stays as it was
-            run_generation.apply_async((str(generation.id),), queue=generation.profile)
-        else:
-            run_generation.apply_async(
-                (str(generation.id),), {"variant": variant}, queue=generation.profile
-            )
+        # The task id is the generation's, so worker logs name the generation they ran. A bench
+        # variant travels as a keyword; the served path's task message stays as it was.
+        kwargs = {} if variant == DEFAULT_VARIANT else {"variant": variant}
+        run_generation.apply_async(
+            (str(generation.id),), kwargs, queue=generation.profile, task_id=str(generation.id)
+        )
     except Exception:
         log.exception("could not enqueue generation %s", generation.id)
         generation_fail(
@@ -107,8 +111,9 @@ def generation_payload(generation: Generation) -> dict[str, Any]:
         "finish_reason": generation.finish_reason,
         "problems": generation.problems,
         "timings": generation.timings(),
+        "adapter_sha256": generation.adapter_sha256,
     }
-    if generation.expert == "ui":
+    if generation.structured:
         spec = generation.spec if generation.finished else None
         payload.update(view_payload(generation.text, final_spec=spec))
     return payload

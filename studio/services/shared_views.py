@@ -28,7 +28,7 @@ def view_document_for(*, token: str) -> str:
     except (signing.BadSignature, ValueError, TypeError):
         raise NotFound("view_not_found", "No view at that address.") from None
     spec = (
-        Generation.objects.filter(pk=generation_id, expert="ui", spec__isnull=False)
+        Generation.objects.filter(pk=generation_id, structured=True, spec__isnull=False)
         .values_list("spec", flat=True)
         .first()
     )

@@ -24,6 +24,7 @@ from inference.protocol import Delta, Engine, GenerationRequest, Message
 from inference.variants import DEFAULT_VARIANT, apply_variant
 from studio import messages
 from studio.models import Generation
+from studio.selectors import ResolvedExpert, expert_resolve
 from studio.services.broadcast import group_send
 from studio.services.views import finalize_view, view_payload
 
@@ -44,6 +45,8 @@ class _Batcher:
         self.seq = 0
         self.last_flush = 0.0
         self.first_token_at: Any = None
+        self.adapter_sha256 = ""
+        self.adapter_load_ms: float | None = None
         # Engine time up to the newest delta: lets clients tell our overhead from the engine's.
         self.engine_started = time.monotonic()
         self.engine_elapsed = 0.0
@@ -51,6 +54,8 @@ class _Batcher:
 
     def add(self, delta: Delta) -> None:
         self.engine_elapsed = time.monotonic() - self.engine_started
+        if delta.adapter_load_ms is not None:
+            self.adapter_load_ms = delta.adapter_load_ms
         self.text += delta.text
         self.pending += delta.text
         self.tokens = delta.tokens
@@ -75,7 +80,7 @@ class _Batcher:
             "delta": self.pending,
             "tokens": self.tokens,
         }
-        if self.generation.expert == "ui" and self.generation.project_id:
+        if self.generation.structured and self.generation.project_id:
             # Only the studio draws partial views; API callers get the text alone.
             message.update(view_payload(self.text))
         message["sent_at"] = time.time()  # lets clients measure delivery; wall clock on purpose
@@ -114,7 +119,15 @@ def generation_run(
     generation = Generation.objects.get(pk=generation_id)
     engine = engine or hosting.current_engine()
     batcher = _Batcher(generation, settings.MACARON_BATCH_SECONDS)
-    request = apply_variant(_engine_request(generation), variant)
+    # Resolved now, not when queued: a version registered meanwhile is the one that answers.
+    resolved = expert_resolve(name=generation.expert)
+    if resolved is None:
+        error = f"The expert {generation.expert!r} was unregistered before this request ran."
+        _finish(generation, batcher, finish_reason="error", error=error)
+        return
+    if resolved.adapter is not None:
+        batcher.adapter_sha256 = resolved.adapter.sha256
+    request = apply_variant(_engine_request(generation, resolved), variant)
     finish_reason = ""
     aborted = False
     try:
@@ -144,20 +157,22 @@ def generation_fail(*, generation_id: uuid.UUID | str, error: str) -> None:
     _finish(generation, _Batcher(generation, 0), finish_reason="error", error=error)
 
 
-def _engine_request(generation: Generation) -> GenerationRequest:
+def _engine_request(generation: Generation, resolved: ResolvedExpert) -> GenerationRequest:
     if not generation.messages:  # a studio turn: one prompt
         return request_for(
             request_id=str(generation.pk),
-            expert=generation.expert,
+            expert=resolved.expert,
             prompt=generation.prompt,
-            max_tokens=_max_tokens(generation.expert),
+            max_tokens=_max_tokens(resolved.expert.structured),
+            adapter=resolved.adapter,
         )
     options = generation.options
     return chat_request_for(
         request_id=str(generation.pk),
-        expert=generation.expert,
+        expert=resolved.expert,
+        adapter=resolved.adapter,
         messages=tuple(Message(m["role"], m["content"]) for m in generation.messages),
-        max_tokens=int(options.get("max_tokens") or _max_tokens(generation.expert)),
+        max_tokens=int(options.get("max_tokens") or _max_tokens(resolved.expert.structured)),
         temperature=float(options.get("temperature", 0.0)),
         top_p=float(options.get("top_p", 1.0)),
         stop=tuple(options.get("stop") or ()),
@@ -165,8 +180,8 @@ def _engine_request(generation: Generation) -> GenerationRequest:
     )
 
 
-def _max_tokens(expert: str) -> int:
-    if expert == "ui":
+def _max_tokens(structured: bool) -> int:
+    if structured:
         return int(settings.MACARON_UI_MAX_TOKENS)
     return int(settings.MACARON_TEXT_MAX_TOKENS)
 
@@ -177,13 +192,15 @@ def _finish(generation: Generation, batcher: _Batcher, *, finish_reason: str, er
     generation.tokens = batcher.tokens
     generation.prompt_tokens = batcher.prompt_tokens
     generation.first_token_at = batcher.first_token_at
+    generation.adapter_sha256 = batcher.adapter_sha256
+    generation.adapter_load_ms = batcher.adapter_load_ms
     generation.finish_reason = finish_reason
     generation.finished_at = timezone.now()
     generation.status = Generation.Status.FAILED if error else Generation.Status.DONE
     generation.error = error
     if finish_reason == "cancelled":
         generation.status = Generation.Status.CANCELLED
-    elif generation.expert == "ui" and not error:
+    elif generation.structured and not error:
         final = finalize_view(batcher.text, finish_reason=finish_reason)
         generation.spec = final.spec
         generation.problems = final.problems

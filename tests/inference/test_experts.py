@@ -7,11 +7,18 @@ import json
 import pytest
 
 import ui4a
-from inference.experts import EXPERTS, UnknownExpert, adapter_dir, expert_summary
+from inference.experts import (
+    EXPERTS,
+    UnknownExpert,
+    adapter_dir,
+    expert_summary,
+    manifest_summary,
+    read_manifest,
+)
 from inference.prompts import request_for
 
 
-def test_the_four_experts_have_real_untrained_peft_adapters() -> None:
+def test_the_four_experts_have_real_peft_adapters_with_manifests() -> None:
     assert sorted(EXPERTS) == ["agent", "chat", "coding", "ui"]
     for name in EXPERTS:
         folder = adapter_dir(name)
@@ -21,9 +28,31 @@ def test_the_four_experts_have_real_untrained_peft_adapters() -> None:
         assert expert_summary(name) == {
             "name": name,
             "purpose": EXPERTS[name].purpose,
-            "trained": False,
+            "structured": name == "ui",
             "adapter_ready": True,
+            **manifest_summary(read_manifest(name)),
         }
+
+
+def test_a_manifest_summary_shows_how_an_expert_was_trained() -> None:
+    trained = {
+        "trained": True,
+        "base_sha256": "b179c9523d0e6a0f98a3",
+        "dataset_examples": 2700,
+        "hyperparameters": {"steps": 240, "lr": 0.001},
+        "metrics": {"eval_loss": 0.42, "trained_tokens": 400000, "final_loss": 0.4},
+    }
+    assert manifest_summary(trained) == {
+        "trained": True,
+        "steps": 240,
+        "dataset_examples": 2700,
+        "eval_loss": 0.42,
+        "trained_tokens": 400000,
+        "base": "b179c9523d0e",
+    }
+    untrained = manifest_summary({"trained": False, "base_sha256": "abc"})
+    assert untrained["trained"] is False
+    assert untrained["steps"] is None
 
 
 def test_the_ui_expert_decodes_under_the_ui4a_schema() -> None:

@@ -33,7 +33,9 @@ def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from studio import tasks
 
     monkeypatch.setattr(
-        tasks.run_generation, "apply_async", lambda args, queue: sent.append(args[0])
+        tasks.run_generation,
+        "apply_async",
+        lambda args, kwargs=None, queue="", task_id="": sent.append(args[0]),
     )
     return sent
 
@@ -68,7 +70,14 @@ class FakeWorker:
         self.threads: list[threading.Thread] = []
         self.engines: list[Any] = []
 
-    def apply_async(self, args: tuple[str], queue: str) -> None:
+    def apply_async(
+        self,
+        args: tuple[str],
+        kwargs: dict[str, str] | None = None,
+        queue: str = "",
+        task_id: str = "",
+    ) -> None:
+        assert task_id == args[0]
         from studio.services.streaming import generation_run
         from tests.fakes import ScriptedFakeEngine
 
@@ -94,3 +103,18 @@ def fake_worker(monkeypatch: pytest.MonkeyPatch, api_redis: None) -> Iterator[Fa
     monkeypatch.setattr(tasks.run_generation, "apply_async", worker.apply_async)
     yield worker
     worker.join()
+
+
+@pytest.fixture(autouse=True)
+def broadcasts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Registry broadcasts recorded instead of sent: no worker listens in these tests."""
+    from studio import worker_control
+
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def record(command: str, arguments: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        sent.append((command, arguments))
+        return {}
+
+    monkeypatch.setattr(worker_control, "_broadcast", record)
+    return sent

@@ -158,7 +158,7 @@ def test_a_bench_variant_travels_in_the_task_kwargs_and_reaches_the_engine(
     monkeypatch.setattr(
         tasks.run_generation,
         "apply_async",
-        lambda args, kwargs=None, queue="": sent.append((args, kwargs or {})),
+        lambda args, kwargs=None, queue="", task_id="": sent.append((args, kwargs or {})),
     )
     served = create()
     base = generation_create(
