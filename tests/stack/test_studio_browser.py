@@ -27,6 +27,15 @@ def generate(page: Page, prompt: str, expert: str = "ui") -> None:
     page.get_by_role("button", name="Generate").click()
 
 
+def fill_validly(view: FrameLocator) -> None:
+    """Type a valid value into every field and tick every box, whatever the expert wrote."""
+    for box in view.get_by_role("textbox").all():
+        kind = box.get_attribute("type") or "text"
+        box.fill({"email": "ada@example.com", "password": "correct-horse-42"}.get(kind, "Ada"))
+    for box in view.get_by_role("checkbox").all():
+        box.check()
+
+
 def test_a_prompt_becomes_a_live_interactive_view_that_survives_a_reload(
     page: Page, stack: Stack
 ) -> None:
@@ -50,14 +59,15 @@ def test_a_prompt_becomes_a_live_interactive_view_that_survives_a_reload(
     assert status.startswith("Done"), status
     assert len(views) >= 3, f"the preview should change at least twice while streaming {errors}"
 
-    # The finished view is interactive through its own state.
+    # The finished view is interactive through its own state: filled in validly (the trained
+    # expert marks fields required and checks emails and password lengths) and submitted.
     root = preview.locator("#ui4a-root")
     state = page.get_by_label("View state")
     before = root.inner_text()
-    preview.get_by_role("textbox").first.fill("Ada")
-    expect(state).to_contain_text('"Ada"')  # the frame reports its own state
+    fill_validly(preview)
+    expect(state).to_contain_text("Ada")  # the frame reports its own state
     state_after_typing = state.inner_text()
-    preview.get_by_role("button").first.click()
+    preview.get_by_role("button").last.click()
     expect(state).not_to_have_text(state_after_typing)
     expect(root).not_to_have_text(before)  # and the view shows it
     page.screenshot(path="test-artifacts/studio-after-interaction.png")
