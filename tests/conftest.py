@@ -23,6 +23,13 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parents[1]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last. Playwright's sync API keeps its event loop running in the main
+    thread once the session's Chromium is up, and an asyncio test after that cannot start its
+    own loop ("Cannot run the event loop while another loop is running")."""
+    items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     """One Chromium for the whole session; each test gets a fresh context."""
