@@ -119,6 +119,6 @@ def test_a_worker_whose_engine_cannot_start_exits_instead_of_taking_tasks(
     try:
         with pytest.raises(StackError, match="exited with 1"):
             wait_worker_ready(worker, timeout=300)
-        assert "the engine did not start; stopping this worker" in worker.log_tail(200)
+        assert "the engine did not start; the worker exits" in worker.log_tail(200)
     finally:
         broken.stop()
