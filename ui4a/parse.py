@@ -29,8 +29,9 @@ def parse_partial(text: str, *, limits: Limits = DEFAULT_LIMITS) -> dict[str, An
     except json.JSONDecodeError:
         try:
             value = partial_json_parser.loads(body, partial_json_parser.ALL)
-        except (ValueError, IndexError, RecursionError):
-            # The library raises IndexError for some malformed prefixes; nothing usable then.
+        except (ValueError, IndexError, AssertionError, RecursionError):
+            # The library raises IndexError or AssertionError ("Expected '{' at index 46") for
+            # text that is no JSON prefix at all (unconstrained output); nothing usable then.
             return None
     if not isinstance(value, dict):
         return None

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
             run_dir, concurrency=args.concurrency, max_tokens=args.max_tokens, log=log
         ) as stack:
             ready = time.monotonic()
-            timeout = 600 + 120 * len(prompts) * len(variants) / args.concurrency
+            timeout = 600 + 300 * len(prompts) * len(variants) / args.concurrency
             generated = generate_all(stack, prompts, variants, log=log, timeout_s=timeout)
         log(
             f"generated in {time.monotonic() - ready:.0f} s (stack start included: "

@@ -24,6 +24,7 @@ from bench.ui4a_bench.devset import DevPrompt
 from studio.stack import Stack, free_port, new_stack, wait_worker_ready
 
 REPO = Path(__file__).resolve().parents[2]
+STALL_S = 300
 
 
 @dataclass
@@ -93,6 +94,8 @@ def generate_all(
     timeout_s: float,
 ) -> list[Generated]:
     """Queue every prompt under every variant, wait for all, and read back what was stored."""
+    from django.db.models import Sum
+
     from studio.models import Generation
     from studio.services.generations import generation_create
     from studio.services.projects import project_create
@@ -111,12 +114,26 @@ def generate_all(
     finished = (Generation.Status.DONE, Generation.Status.FAILED)
     deadline = time.monotonic() + timeout_s
     started, shown = time.monotonic(), -1
+    progress, progressed_at = (-1, -1), time.monotonic()
     while True:
-        done = Generation.objects.filter(pk__in=ids, status__in=finished).count()
+        rows = Generation.objects.filter(pk__in=ids)
+        done = rows.filter(status__in=finished).count()
+        tokens = rows.aggregate(total=Sum("tokens"))["total"] or 0
+        now = time.monotonic()
         if done != shown:
-            log(f"  {done}/{len(ids)} generations finished ({time.monotonic() - started:.0f} s)")
+            log(f"  {done}/{len(ids)} generations finished ({now - started:.0f} s)")
             shown = done
-        if done == len(ids) or time.monotonic() > deadline:
+        if (done, tokens) != progress:
+            progress, progressed_at = (done, tokens), now
+        if done == len(ids):
+            break
+        if now > deadline or now - progressed_at > STALL_S:
+            # The engine streams tokens while anything runs: no new token for minutes means
+            # the rest will not finish (a task that crashed leaves its row running).
+            log(
+                f"  giving up on {len(ids) - done} generations: no progress for "
+                f"{now - progressed_at:.0f} s (see the worker log)"
+            )
             break
         for service in stack.services:
             service.check_alive()  # a dead worker or Redis: say so now, with its log
@@ -134,7 +151,7 @@ def _read_back(run: Generated) -> None:
     row = Generation.objects.get(pk=run.generation_id)
     run.status = row.status
     if not row.finished:
-        run.error = f"still {row.status} at the bench's deadline"
+        run.error = f"still {row.status} when the bench stopped waiting"
         return
     run.finish_reason = row.finish_reason
     run.text = row.text

@@ -207,7 +207,9 @@ def _form_submit(view: LoadedView, target: Locator, check: Check) -> tuple[bool,
     missing = sorted(k for k in expected if k not in values)
     wrong = sorted(k for k in expected if k in values and values[k] != filled[k])
     if missing or wrong:
-        return False, f"submit lacked {missing or ''} differed on {wrong or ''}".strip()
+        said = [f"lacked {', '.join(missing)}"] if missing else []
+        said += [f"sent other values for {', '.join(wrong)}"] if wrong else []
+        return False, f"the submit {' and '.join(said)}"
     return True, f"submitted {len(expected)} bound field(s)"
 
 
