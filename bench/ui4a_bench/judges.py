@@ -7,7 +7,6 @@ after the engine has stopped, so every core is free for it.
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import util
@@ -16,15 +15,8 @@ from typing import Any
 
 from bench.ui4a_bench.judge import Verdict, judge
 from bench.ui4a_bench.requirements import Requirement
+from studio.chromium import launch_chromium
 
-CHROMIUM = os.environ.get("MACARON_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 Job = tuple[dict[str, Any] | None, list[Requirement], Path]
 
 _host: Any = None  # this process's ViewHost, made by _start
@@ -38,7 +30,7 @@ def _start() -> None:
     from bench.ui4a_bench.view import ViewHost
 
     playwright = sync_playwright().start()
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    browser = launch_chromium(playwright)
     _host = ViewHost(browser)
 
     def stop() -> None:
