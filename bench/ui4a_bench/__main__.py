@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> None:
     variants = [v for v in ORDER if v in args.variants]
     started = time.monotonic()
     if args.rejudge:
-        generated = _reload(args.rejudge, variants)
+        chosen = {p.id for p in prompts}  # --limit applies to a rejudge too
+        generated = [g for g in _reload(args.rejudge, variants) if g.prompt_id in chosen]
         prompts = [p for p in prompts if any(g.prompt_id == p.id for g in generated)]
     else:
         log(f"UI4A-Bench: {len(prompts)} prompts x {len(variants)} variants on the real stack")
