@@ -245,6 +245,12 @@ def _save_half(model: Any, folder: Path) -> None:
     from safetensors.torch import load_file, save_file
 
     model.save_pretrained(folder)
+    # peft records the base's local path; the manifest's hashes identify the base instead, and
+    # a path on the training machine means nothing where the adapter travels.
+    config_path = folder / "adapter_config.json"
+    config = json.loads(config_path.read_text())
+    config["base_model_name_or_path"] = Path(str(config["base_model_name_or_path"])).name
+    config_path.write_text(json.dumps(config, indent=2))
     weights = folder / "adapter_model.safetensors"
     tensors = {k: v.to(torch.float16).contiguous() for k, v in load_file(weights).items()}
     save_file(tensors, weights, metadata={"format": "pt"})
