@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -27,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from studio.chromium import launch_chromium
-from studio.stack import exit_on_sigterm, free_port, new_stack, wait_worker_ready
+from studio.stack import exit_on_sigterm, free_port, throwaway_stack, wait_worker_ready
 
 PROMPTS = [
     "a login form with email and password",
@@ -78,10 +77,7 @@ def main() -> None:
 
     exit_on_sigterm()
     run_dir = Path(tempfile.mkdtemp(prefix="macaron-bench-"))
-    stack = new_stack(run_dir, {"DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}"})
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], env=stack.env, check=True
-    )
+    stack = throwaway_stack(run_dir)
     overheads: list[float] = []
     lags: list[float] = []
     per_100: list[float] = []

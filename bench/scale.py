@@ -39,7 +39,7 @@ from studio.stack import (
     StackError,
     exit_on_sigterm,
     free_port,
-    new_stack,
+    throwaway_stack,
     wait_worker_ready,
 )
 
@@ -176,16 +176,7 @@ def main() -> None:
 
     exit_on_sigterm()
     run_dir = Path(tempfile.mkdtemp(prefix="macaron-scale-"))
-    stack = new_stack(
-        run_dir,
-        {
-            "DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}",
-            "MACARON_API_RATE_PER_MINUTE": "100000",
-        },
-    )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], env=stack.env, check=True
-    )
+    stack = throwaway_stack(run_dir, {"MACARON_API_RATE_PER_MINUTE": "100000"})
     made = subprocess.run(
         [
             sys.executable,

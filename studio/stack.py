@@ -215,3 +215,17 @@ def new_stack(run_dir: Path, extra_env: Mapping[str, str] | None = None) -> Stac
     env["MACARON_RUN_DIR"] = str(run_dir)
     env.update(extra_env or {})
     return Stack(run_dir=run_dir, env=env)
+
+
+def throwaway_stack(run_dir: Path, extra_env: Mapping[str, str] | None = None) -> Stack:
+    """A stack on its own migrated SQLite database in `run_dir`: what tests and benches run."""
+    stack = new_stack(
+        run_dir, {"DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}", **(extra_env or {})}
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=REPO_ROOT,
+        env=stack.env,
+        check=True,
+    )
+    return stack

@@ -6,21 +6,16 @@ and Daphne, once per session, on free loopback ports and a throwaway database.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from studio.chromium import launch_chromium
-from studio.stack import Stack, free_port, new_stack, wait_worker_ready
+from studio.stack import Stack, free_port, new_stack, throwaway_stack, wait_worker_ready
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -66,13 +61,7 @@ def redis_url(redis_stack: Stack) -> str:
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """Redis, one engine worker and Daphne, against a throwaway SQLite database."""
     run_dir = tmp_path_factory.mktemp("stack")
-    live = new_stack(run_dir, {"DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}"})
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=REPO,
-        env=live.env,
-        check=True,
-    )
+    live = throwaway_stack(run_dir)
     try:
         live.start_redis(free_port())
         worker = live.start_worker()

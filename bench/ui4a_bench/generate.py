@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,9 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.ui4a_bench.devset import DevPrompt
-from studio.stack import Stack, free_port, new_stack, wait_worker_ready
+from studio.stack import Stack, free_port, throwaway_stack, wait_worker_ready
 
-REPO = Path(__file__).resolve().parents[2]
 STALL_S = 300
 
 
@@ -60,14 +57,7 @@ def running_stack(
     run_dir: Path, *, concurrency: int, max_tokens: int, log: Callable[[str], None]
 ) -> Iterator[Stack]:
     """The whole stack, with this process's Django pointed at its database and broker."""
-    database = f"sqlite:///{run_dir / 'db.sqlite3'}"
-    stack = new_stack(run_dir, {"DATABASE_URL": database, "MACARON_UI_MAX_TOKENS": str(max_tokens)})
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=REPO,
-        env=stack.env,
-        check=True,
-    )
+    stack = throwaway_stack(run_dir, {"MACARON_UI_MAX_TOKENS": str(max_tokens)})
     try:
         stack.start_redis(free_port())
         worker = stack.start_worker(concurrency=concurrency)

@@ -19,8 +19,8 @@ import openai
 import pytest
 import requests
 
+from inference.paths import REPO_ROOT as REPO
 from studio.stack import Stack
-from tests.conftest import REPO
 
 pytestmark = pytest.mark.stack
 

@@ -21,8 +21,8 @@ from celery import Celery
 
 from inference.default_model import sha256_of
 from inference.experts import adapter_dir
+from inference.paths import REPO_ROOT as REPO
 from studio.stack import Service, Stack, wait_worker_ready
-from tests.conftest import REPO
 from tests.stack.conftest import StudioClient
 
 pytestmark = pytest.mark.stack
