@@ -22,7 +22,7 @@ lint: setup
 	.venv/bin/pre-commit run --all-files --show-diff-on-failure
 
 unit: setup
-	$(PY) -m pytest -m "not stack and not browser" -q
+	$(PY) -m pytest -m "not stack and not browser and not engine" -q
 
 test: setup lint
 	mkdir -p test-artifacts

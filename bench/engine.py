@@ -1,5 +1,9 @@
-"""Engine benchmark: vLLM (our engine host) against Hugging Face transformers (+ peft), side by
-side in one run, with the machine's memory-bandwidth ceiling measured in the same run.
+"""Engine benchmark: vLLM as our engine host runs it, against vLLM as it comes and against Hugging
+Face transformers (+ peft), side by side in one run, with the machine's memory-bandwidth ceiling
+measured in the same run.
+
+"vLLM as it comes" is the same engine without what inference/ changes on a CPU host: vLLM's own
+LoRA path (not inference/cpu_lora.py) and its model in a worker process of its own.
 
     .venv/bin/python bench/engine.py [--tokens 128] [--json bench/results/engine.json]
 
@@ -11,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +33,27 @@ from inference.protocol import GenerationRequest, Message
 from inference.settings import EngineSettings
 
 PROMPT = "Describe, in detail, how a web browser renders a page, step by step."
+
+# vLLM's own CPU configuration: every general plugin but ours, the model in a worker process.
+VLLM_AS_IT_COMES = {
+    "VLLM_PLUGINS": "lora_filesystem_resolver,lora_hf_hub_resolver",
+    "VLLM_ENABLE_V1_MULTIPROCESSING": "1",
+}
+
+
+@contextmanager
+def environment(values: dict[str, str]) -> Iterator[None]:
+    """Sets variables for an engine built inside: its processes inherit them when they start."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def median_of(runs: int, measure: Callable[[], float]) -> float:
@@ -81,10 +108,11 @@ def model_bytes(model_dir: Path) -> int:
     return size
 
 
-def vllm_rates(tokens: int, repeat: int) -> dict[str, float]:
+def vllm_rates(tokens: int, repeat: int, env: dict[str, str] | None = None) -> dict[str, float]:
     from inference.engine import VllmEngine
 
-    engine = VllmEngine(EngineSettings.from_env())
+    with environment(env or {}):
+        engine = VllmEngine(EngineSettings.from_env())
     try:
 
         def request(expert: str | None) -> GenerationRequest:
@@ -183,6 +211,11 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=128)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", type=Path, default=Path("bench/results/engine.json"))
+    parser.add_argument(
+        "--skip-vllm-as-it-comes",
+        action="store_true",
+        help="leave out the engine without our CPU changes (saves a third of the run)",
+    )
     args = parser.parse_args()
 
     settings = EngineSettings.from_env()
@@ -190,29 +223,40 @@ def main() -> None:
     per_token = model_bytes(Path(settings.model))
     ceiling = bandwidth * 1e9 / per_token
     ours = vllm_rates(args.tokens, args.repeat)
+    as_it_comes = (
+        {} if args.skip_vllm_as_it_comes else vllm_rates(args.tokens, args.repeat, VLLM_AS_IT_COMES)
+    )
     reference = transformers_rates(args.tokens, args.repeat)
 
     rows = []
     for name in ours:
+        stock = as_it_comes.get(name)
         rows.append(
             {
                 "what": name,
                 "vllm_tok_s": round(ours[name], 2),
+                "vllm_as_it_comes_tok_s": round(stock, 2) if stock else None,
                 "transformers_tok_s": round(reference[name], 2),
                 "ratio_vs_transformers": round(ours[name] / reference[name], 2),
                 "ratio_vs_our_base": round(ours[name] / ours["base"], 2),
+                "ratio_vs_vllm_as_it_comes": round(ours[name] / stock, 2) if stock else None,
             }
         )
     print(f"memory bandwidth {bandwidth:.1f} GB/s; {per_token / 1e9:.2f} GB read per token;")
     print(f"single-stream ceiling {ceiling:.1f} tok/s; our base at {ours['base'] / ceiling:.0%}")
-    header = f"{'what':<26}{'vLLM tok/s':>12}{'HF tok/s':>10}{'vs HF':>8}{'vs base':>9}"
+    header = (
+        f"{'what':<26}{'ours tok/s':>11}{'vLLM stock':>11}{'HF tok/s':>10}"
+        f"{'vs HF':>7}{'vs base':>8}{'vs stock':>9}"
+    )
     print(header)
     print("-" * len(header))
     for row in rows:
         print(
-            f"{row['what']:<26}{row['vllm_tok_s']:>12}{row['transformers_tok_s']:>10}"
-            f"{row['ratio_vs_transformers']:>8}{row['ratio_vs_our_base']:>9}"
+            f"{row['what']:<26}{row['vllm_tok_s']:>11}{row['vllm_as_it_comes_tok_s'] or '-':>11}"
+            f"{row['transformers_tok_s']:>10}{row['ratio_vs_transformers']:>7}"
+            f"{row['ratio_vs_our_base']:>8}{row['ratio_vs_vllm_as_it_comes'] or '-':>9}"
         )
+    print("ours: inference/ as deployed; vLLM stock: vLLM's own CPU LoRA path and worker process")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(
         json.dumps(
