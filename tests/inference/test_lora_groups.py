@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from inference.lora_groups import SlotGroup, apply_grouped, slot_groups
+from inference.lora_groups import FusedAdapters, SlotGroup, apply_grouped, slot_groups
 
 SLOTS, RANK, HIDDEN = 4, 16, 32
 SLICES = (24, 8, 8)  # a packed q/k/v projection: three slices of one output
@@ -57,9 +57,29 @@ def test_it_applies_each_tokens_adapter_and_leaves_base_tokens_alone(
     y = torch.randn(len(token_slots), sum(SLICES))
     expected = by_hand(y, x, token_slots, a, b, scale=0.5)
 
-    apply_grouped(y, x, slot_groups(torch.tensor(token_slots)), a, b, SLICES, scale=0.5)
+    groups = slot_groups(torch.tensor(token_slots))
+    apply_grouped(y, x, groups, FusedAdapters(), a, b, scale=0.5)
 
     torch.testing.assert_close(y, expected)
+
+
+def test_a_slot_written_in_place_is_applied_with_its_new_weights() -> None:
+    """vLLM loads an adapter by copying it into its stacked tensors in place."""
+    a, b = stacked(seed=1)
+    adapters = FusedAdapters()
+    x = torch.randn(2, HIDDEN)
+    groups = slot_groups(torch.tensor([1, 1]))
+    apply_grouped(torch.zeros(2, sum(SLICES)), x, groups, adapters, a, b, scale=1.0)
+
+    a_new, b_new = stacked(seed=2)
+    for old, new in zip((*a, *b), (*a_new, *b_new), strict=True):
+        old[1].copy_(new[1])  # as LoRALayer.set_lora writes one slot
+    y = torch.zeros(2, sum(SLICES))
+    apply_grouped(y, x, groups, adapters, a, b, scale=1.0)
+
+    torch.testing.assert_close(
+        y, by_hand(torch.zeros(2, sum(SLICES)), x, [1, 1], a_new, b_new, 1.0)
+    )
 
 
 def test_it_groups_tokens_by_slot_as_slices_where_it_can() -> None:
