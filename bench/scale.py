@@ -1,5 +1,6 @@
 """Scale benchmark: generations per minute and time to first token (median, p95) with 1, 4, 8
-and 16 concurrent users, on one worker, then with two workers on this machine.
+and 16 concurrent users, on one worker, then with two workers on this machine, each with half
+its cores (`MACARON_ENGINE_THREADS`).
 
     .venv/bin/python bench/scale.py [--users 1,4,8,16] [--rounds 3] [--tokens 48] [--json FILE]
 
@@ -202,14 +203,19 @@ def main() -> None:
         wait_worker_ready(first, timeout=900)  # engine start-up on a busy CPU is slow
         one_request(stack.url, keys[0], "warm up", 4)
         rows = measure(stack, [first], keys, args)
-        second = stack.start_worker(name="worker2", concurrency=threads)
+        # Two workers on this host share its cores, as the README says to deploy them: the
+        # one-worker engine used every core, so it makes way for two that use half each.
+        first.stop()
+        half = {"MACARON_ENGINE_THREADS": str(max(1, (os.cpu_count() or 2) // 2))}
+        pair = [stack.start_worker(name=f"half{i}", concurrency=threads, env=half) for i in (1, 2)]
         try:
-            wait_worker_ready(second, timeout=900)
+            for worker in pair:
+                wait_worker_ready(worker, timeout=900)
         except StackError as exc:  # e.g. no memory left for a second engine on this machine
             print(f"  no second worker: {str(exc).splitlines()[0]}", flush=True)
         else:
             one_request(stack.url, keys[0], "warm up", 4)
-            rows += measure(stack, [first, second], keys, args)
+            rows += measure(stack, pair, keys, args)
     finally:
         stack.stop()
 

@@ -56,9 +56,12 @@ class VllmEngine:
         if on_cpu and self.settings.tensor_parallel_size == 1:
             # Run the model inside vLLM's engine-core process (its "uni" executor) rather than
             # in a worker process of its own: the two poll each other over shared memory, and
-            # on a small host that polling takes a core from the model. bench/engine.py
-            # measured single-stream decode 1.3x faster this way on 2 cores.
+            # on a small host that polling takes a core from the model: single-stream decode
+            # ran about 1.3x faster this way on 2 cores (bench/RESULTS.md).
             os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
+        if on_cpu and self.settings.cpu_threads:
+            # The engine-core process is spawned from this one and inherits it.
+            os.environ["OMP_NUM_THREADS"] = str(self.settings.cpu_threads)
         args = AsyncEngineArgs(
             model=self.settings.model,
             enable_lora=True,

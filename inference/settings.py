@@ -23,6 +23,10 @@ class EngineSettings:
     max_resident_loras: int  # adapters kept loaded, evicted least-recently-used
     max_lora_rank: int
     tensor_parallel_size: int
+    # OpenMP threads for a CPU engine; None: OpenMP's default, one per core. Engines sharing a
+    # host must split its cores: OpenMP threads spin while they wait, and two 2-thread engines
+    # on 2 cores decoded 8x slower than one (bench/RESULTS.md).
+    cpu_threads: int | None
 
     @classmethod
     def from_env(cls) -> EngineSettings:
@@ -37,6 +41,7 @@ class EngineSettings:
             max_resident_loras=int(env("MACARON_MAX_RESIDENT_LORAS", "8")),
             max_lora_rank=int(env("MACARON_MAX_LORA_RANK", "16")),
             tensor_parallel_size=int(env("MACARON_TENSOR_PARALLEL", "1")),
+            cpu_threads=int(env("MACARON_ENGINE_THREADS", "0")) or None,
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -6,6 +6,7 @@ and Daphne, once per session, on free loopback ports and a throwaway database.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,8 @@ from studio.stack import Stack, free_port, new_stack, throwaway_stack, wait_work
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
+
+CORES = os.cpu_count() or 2
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -61,7 +64,8 @@ def redis_url(redis_stack: Stack) -> str:
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """Redis, one engine worker and Daphne, against a throwaway SQLite database."""
     run_dir = tmp_path_factory.mktemp("stack")
-    live = throwaway_stack(run_dir)
+    # Tests start a second worker beside this one: engines sharing a host split its cores.
+    live = throwaway_stack(run_dir, {"MACARON_ENGINE_THREADS": str(max(1, CORES // 2))})
     try:
         live.start_redis(free_port())
         worker = live.start_worker()
