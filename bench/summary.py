@@ -193,8 +193,48 @@ def ui4a_bench(data: dict[str, Any]) -> list[Figure]:
     ]
 
 
+def router(data: dict[str, Any]) -> list[Figure]:
+    ours, keyword = data["classifier"], data["keyword placeholder"]
+    return [
+        Figure(
+            "router",
+            "accuracy on the dev prompts",
+            round(ours["accuracy"], 3),
+            round(keyword["accuracy"], 3),
+            "keyword placeholder",
+            ">= 0.9",
+            ours["accuracy"] >= 0.9,
+        ),
+        Figure(
+            "router",
+            "median ms",
+            round(ours["median_ms"], 2),
+            None,
+            "",
+            "<= 20 ms",
+            ours["median_ms"] <= 20,
+        ),
+    ]
+
+
+def registry(data: dict[str, Any]) -> list[Figure]:
+    return [
+        Figure(
+            "registry",
+            f"{name}, ms ({data['entries']} adapters)",
+            round(times["registry_ms"], 3),
+            round(times["folders_ms"], 3),
+            "one folder per adapter",
+        )
+        for name, times in data.items()
+        if isinstance(times, dict)
+    ]
+
+
 SOURCES: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
     "ui4a_tokens.json": ui4a_tokens,
+    "router.json": router,
+    "registry.json": registry,
     "lora_path.json": lora_path,
     "engine.json": engine,
     "prefix_cache.json": prefix_cache,
@@ -240,6 +280,7 @@ def main() -> None:
     for name in missing:
         print(f"(no {name}: that bench did not run or did not finish)")
     out = args.results / "summary.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps([{**asdict(f), "ratio": f.ratio} for f in figures], indent=2))
 
 
