@@ -28,7 +28,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inference.experts import EXPERTS, adapter_dir
+from inference.experts import EXPERTS
+from inference.peft_reference import chat_inputs, with_experts
 from inference.protocol import GenerationRequest, Message
 from inference.settings import EngineSettings
 
@@ -165,16 +166,11 @@ def vllm_rates(tokens: int, repeat: int, env: dict[str, str] | None = None) -> d
 
 def transformers_rates(tokens: int, repeat: int) -> dict[str, float]:
     import torch
-    from peft import PeftModel
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     torch.manual_seed(0)
     settings = EngineSettings.from_env()
-    tokenizer = AutoTokenizer.from_pretrained(settings.model)
-    prompt = tokenizer.apply_chat_template(
-        [{"role": "user", "content": PROMPT}], tokenize=False, add_generation_prompt=True
-    )
-    inputs = tokenizer(prompt, return_tensors="pt").to(device())
+    inputs = chat_inputs(AutoTokenizer.from_pretrained(settings.model), PROMPT, device())
 
     def generate(model: Any) -> float:
         start = time.perf_counter()
@@ -187,9 +183,7 @@ def transformers_rates(tokens: int, repeat: int) -> dict[str, float]:
     base = AutoModelForCausalLM.from_pretrained(settings.model, torch_dtype=dtype).to(device())
     generate(base)
     rates = {"base": median_of(repeat, lambda: generate(base))}
-    peft_model = PeftModel.from_pretrained(base, str(adapter_dir("chat", settings.adapter_root)))
-    for name in sorted(EXPERTS):
-        peft_model.load_adapter(str(adapter_dir(name, settings.adapter_root)), adapter_name=name)
+    peft_model = with_experts(base, settings.adapter_root)
     for name in sorted(EXPERTS):
         peft_model.set_adapter(name)
         generate(peft_model)

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from inference.engine import VllmEngine
-from inference.experts import EXPERTS, adapter_dir
+from inference.experts import EXPERTS
+from inference.peft_reference import chat_inputs, with_experts
 from inference.protocol import GenerationRequest, Message
 from inference.settings import EngineSettings
 
@@ -34,7 +35,16 @@ def engine(settings: EngineSettings) -> Iterator[VllmEngine]:
     engine.shutdown()
 
 
-def greedy(engine: VllmEngine, expert: str | None, tokens: int = TOKENS) -> list[int]:
+@pytest.fixture(scope="module")
+def tokenizer(settings: EngineSettings) -> Any:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(settings.model)
+
+
+def greedy(
+    engine: VllmEngine, tokenizer: Any, expert: str | None, tokens: int = TOKENS
+) -> list[int]:
     request = GenerationRequest(
         request_id=str(uuid.uuid4()),
         expert=expert,
@@ -43,24 +53,19 @@ def greedy(engine: VllmEngine, expert: str | None, tokens: int = TOKENS) -> list
         ignore_eos=True,
     )
     text = "".join(delta.text for delta in engine.stream(request))
-    return list(engine._tokenizer.encode(text, add_special_tokens=False))
+    return list(tokenizer.encode(text, add_special_tokens=False))
 
 
-def peft_greedy(settings: EngineSettings, experts: list[str | None]) -> dict[str | None, Any]:
+def peft_greedy(
+    settings: EngineSettings, tokenizer: Any, experts: list[str | None]
+) -> dict[str | None, list[int]]:
     import torch
-    from peft import PeftModel
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
 
-    tokenizer = AutoTokenizer.from_pretrained(settings.model)
-    prompt = tokenizer.apply_chat_template(
-        [{"role": "user", "content": PROMPT}], tokenize=False, add_generation_prompt=True
-    )
-    inputs = tokenizer(prompt, return_tensors="pt", add_special_tokens=False)
+    inputs = chat_inputs(tokenizer, PROMPT)
     base = AutoModelForCausalLM.from_pretrained(settings.model, dtype=torch.float32)
-    model = PeftModel.from_pretrained(base, str(adapter_dir("chat", settings.adapter_root)))
-    for name in EXPERTS:
-        model.load_adapter(str(adapter_dir(name, settings.adapter_root)), adapter_name=name)
-    outputs: dict[str | None, Any] = {}
+    model = with_experts(base, settings.adapter_root)
+    outputs: dict[str | None, list[int]] = {}
     for expert in experts:
         with torch.inference_mode():
             if expert is None:
@@ -75,11 +80,11 @@ def peft_greedy(settings: EngineSettings, experts: list[str | None]) -> dict[str
 
 
 def test_every_expert_and_the_base_model_decode_what_peft_decodes(
-    engine: VllmEngine, settings: EngineSettings
+    engine: VllmEngine, settings: EngineSettings, tokenizer: Any
 ) -> None:
     experts: list[str | None] = [None, *sorted(EXPERTS)]
-    reference = peft_greedy(settings, experts)
-    ours = {expert: greedy(engine, expert) for expert in experts}
+    reference = peft_greedy(settings, tokenizer, experts)
+    ours = {expert: greedy(engine, tokenizer, expert) for expert in experts}
     # Trained experts answer the same prompt differently: a path that ignored adapters fails.
     assert len({tuple(tokens) for tokens in reference.values()}) > 1
     for expert in experts:
@@ -90,17 +95,19 @@ def test_every_expert_and_the_base_model_decode_what_peft_decodes(
 
 
 def test_base_requests_get_no_adapter_once_every_slot_is_full(
-    engine: VllmEngine, settings: EngineSettings
+    engine: VllmEngine, settings: EngineSettings, tokenizer: Any
 ) -> None:
-    alone = greedy(engine, None)
+    alone = greedy(engine, tokenizer, None)
     for name in sorted(EXPERTS):
-        greedy(engine, name, tokens=2)  # each expert takes an adapter slot and keeps it
+        greedy(engine, tokenizer, name, tokens=2)  # each expert takes an adapter slot and keeps it
     assert len(EXPERTS) >= settings.max_loras
-    assert greedy(engine, None) == alone
+    assert greedy(engine, tokenizer, None) == alone
 
     # Batched with expert requests: base tokens share prefill and decode steps with them.
     with ThreadPoolExecutor(max_workers=5) as pool:
-        futures = [pool.submit(greedy, engine, expert) for expert in [None, *sorted(EXPERTS)]]
+        futures = [
+            pool.submit(greedy, engine, tokenizer, expert) for expert in [None, *sorted(EXPERTS)]
+        ]
         batched = [future.result() for future in futures]
     assert batched[0] == alone
-    assert batched[1:] == [greedy(engine, name) for name in sorted(EXPERTS)]
+    assert batched[1:] == [greedy(engine, tokenizer, name) for name in sorted(EXPERTS)]
