@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,6 +33,35 @@ class StudioClient:
                 frames.append(frame)
                 if frame["type"] == "generation.done":
                     return frames
+
+    def generate_all(
+        self, requests: list[tuple[str, str]], timeout: float = 400
+    ) -> dict[str, dict[str, Any]]:
+        """Queue every (prompt, expert) at once; return each generation's final frame by id.
+
+        The engine may stream an earlier generation's deltas, or even finish it, before the
+        next one is acknowledged, so frames are sorted by generation rather than by order.
+        """
+        ids: list[str] = []
+        dones: dict[str, dict[str, Any]] = {}
+
+        def take(frame: dict[str, Any]) -> None:
+            assert frame["type"] != "error", frame
+            if frame["type"] == "generation.done":
+                dones[frame["generation"]] = frame
+
+        for prompt, expert in requests:
+            self.send({"type": "generate", "prompt": prompt, "expert": expert})
+            while (frame := self.receive())["type"] != "generation.accepted":
+                take(frame)
+            ids.append(frame["generation"])
+        deadline = time.monotonic() + timeout
+        while not set(ids) <= set(dones) and time.monotonic() < deadline:
+            take(self.receive(timeout))
+        assert set(ids) <= set(dones), (ids, list(dones))
+        finals = {gid: dones[gid] for gid in ids}
+        assert all(f["status"] == "done" for f in finals.values()), finals
+        return finals
 
 
 @pytest.fixture

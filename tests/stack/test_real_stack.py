@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
-from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 import psutil
@@ -63,18 +61,7 @@ def test_concurrent_tasks_share_one_engine_and_run_together(studio_client: Studi
         ("What is a LoRA adapter?", "chat"),
         ("Write a function that adds two numbers", "coding"),
     ]
-    ids = []
-    for prompt, expert in prompts:
-        studio_client.send({"type": "generate", "prompt": prompt, "expert": expert})
-        ids.append(studio_client.receive()["generation"])
-    finals: dict[str, dict[str, Any]] = {}
-    deadline = time.monotonic() + 300
-    while len(finals) < len(ids) and time.monotonic() < deadline:
-        frame = studio_client.receive()
-        if frame["type"] == "generation.done":
-            finals[frame["generation"]] = frame
-    assert set(finals) == set(ids)
-    assert all(f["status"] == "done" for f in finals.values())
+    finals = studio_client.generate_all(prompts)
     # Every request was already decoding before any finished: one engine batched them.
     first_token = [
         f["timings"]["queue_wait_s"] + f["timings"]["time_to_first_token_s"]

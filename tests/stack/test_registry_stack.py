@@ -10,7 +10,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,8 +69,10 @@ def api_key(stack: Stack) -> str:
     return manage(stack, "create_api_key", "--name", "registry tests").strip()
 
 
-def complete(stack: Stack, key: str, router: str, prompt: str, max_tokens: int) -> dict[str, Any]:
-    response = requests.post(
+def post_completion(
+    stack: Stack, key: str, router: str, prompt: str, max_tokens: int
+) -> requests.Response:
+    return requests.post(
         f"{stack.url}/v1/chat/completions",
         headers={"Authorization": f"Bearer {key}"},
         json={
@@ -83,6 +84,10 @@ def complete(stack: Stack, key: str, router: str, prompt: str, max_tokens: int) 
         },
         timeout=300,
     )
+
+
+def complete(stack: Stack, key: str, router: str, prompt: str, max_tokens: int) -> dict[str, Any]:
+    response = post_completion(stack, key, router, prompt, max_tokens)
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body
@@ -180,24 +185,6 @@ def second_worker(stack: Stack) -> Iterator[Service]:
         stack.services.remove(worker)
 
 
-def run_many(client: StudioClient, expert: str, prompts: list[str]) -> dict[str, dict[str, Any]]:
-    ids = []
-    for prompt in prompts:
-        client.send({"type": "generate", "prompt": prompt, "expert": expert})
-        accepted = client.receive()
-        assert accepted["type"] == "generation.accepted", accepted
-        ids.append(accepted["generation"])
-    finals: dict[str, dict[str, Any]] = {}
-    deadline = time.monotonic() + 400
-    while len(finals) < len(ids) and time.monotonic() < deadline:
-        frame = client.receive(timeout=400)
-        if frame["type"] == "generation.done" and frame["generation"] in ids:
-            finals[frame["generation"]] = frame
-    assert set(finals) == set(ids)
-    assert all(f["status"] == "done" for f in finals.values()), finals
-    return finals
-
-
 def test_two_workers_for_one_profile_both_take_work_and_both_hot_load_a_new_adapter(
     stack: Stack,
     second_worker: Service,
@@ -209,7 +196,7 @@ def test_two_workers_for_one_profile_both_take_work_and_both_hot_load_a_new_adap
     # Each worker reserves at most its 4 threads' worth (prefetch 1), so 8 queued at once
     # must be shared.
     prompts = [f"Name a colour, number {i}." for i in range(8)]
-    finals = run_many(studio_client, "chat", prompts)
+    finals = studio_client.generate_all([(p, "chat") for p in prompts])
     first, second = tasks_received(first_worker), tasks_received(second_worker)
     assert first & set(finals) and second & set(finals), (first, second)
 
@@ -228,7 +215,7 @@ def test_two_workers_for_one_profile_both_take_work_and_both_hot_load_a_new_adap
     assert body["timings"]["adapter_load_ms"] == 0.0
 
     before = tasks_received(first_worker), tasks_received(second_worker)
-    finals = run_many(studio_client, "scaleout-probe", prompts)
+    finals = studio_client.generate_all([(p, "scaleout-probe") for p in prompts])
     ran_first = (tasks_received(first_worker) - before[0]) & set(finals)
     ran_second = (tasks_received(second_worker) - before[1]) & set(finals)
     assert ran_first and ran_second, (ran_first, ran_second)
@@ -237,16 +224,7 @@ def test_two_workers_for_one_profile_both_take_work_and_both_hot_load_a_new_adap
         assert final["timings"]["adapter_load_ms"] == 0.0  # both had hot-loaded it
 
     manage(stack, "unregister_adapter", "scaleout-probe")
-    gone = requests.post(
-        f"{stack.url}/v1/chat/completions",
-        headers={"Authorization": f"Bearer {api_key}"},
-        json={
-            "model": "macaron-tiny",
-            "router": "scaleout-probe",
-            "messages": [{"role": "user", "content": "hi"}],
-        },
-        timeout=60,
-    )
+    gone = post_completion(stack, api_key, "scaleout-probe", "hi", 4)
     assert gone.status_code == 404
     assert gone.json()["error"]["code"] == "expert_not_found"
 
