@@ -20,12 +20,21 @@ from studio.services.errors import NotFound
 
 
 class AdapterRegisterForm(forms.ModelForm):  # type: ignore[type-arg]
+    # Three ways, not a checkbox: an unticked box would override a manifest that says
+    # `structured`, and the operator could not tell "no" from "as the manifest says".
+    structured = forms.TypedChoiceField(
+        choices=[("", "As its manifest says"), ("yes", "Yes"), ("no", "No")],
+        coerce=lambda value: value == "yes",
+        empty_value=None,
+        required=False,
+        help_text="Decode under the UI4A schema and render views (else: text).",
+    )
+
     class Meta:
         model = Adapter
         fields = ["name", "path", "purpose", "structured"]
         help_texts = {
             "path": "A peft LoRA folder with macaron-manifest.json, on the workers' disk.",
-            "structured": "Decode under the UI4A schema and render views (else: text).",
         }
 
     def clean(self) -> dict[str, Any]:
@@ -73,7 +82,10 @@ class AdapterAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def save_model(self, request: HttpRequest, obj: Adapter, form: Any, change: bool) -> None:
         try:
             record = adapter_register(
-                name=obj.name, path=obj.path, purpose=obj.purpose, structured=obj.structured
+                name=obj.name,
+                path=obj.path,
+                purpose=obj.purpose,
+                structured=form.cleaned_data["structured"],
             )
         except AdapterRejected as exc:  # changed on disk since the form checked it
             self.message_user(request, exc.message, messages.ERROR)

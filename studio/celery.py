@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ from celery import Celery, signals
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
 
 log = logging.getLogger(__name__)
+# Before this worker could claim anything: its name's older running rows were a dead process's.
+PROCESS_STARTED_AT = datetime.now(UTC)
 app = Celery("macaron")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["studio"])
@@ -55,6 +58,22 @@ def _sync_builtin_adapters() -> Any:
         log.exception("the adapter registry is not readable (run migrate); serving from folders")
         return None
     return resolved.adapter if resolved else None
+
+
+@signals.worker_ready.connect
+def fail_orphaned_generations(sender: Any = None, **_: Any) -> None:
+    """End the rows a previous process under this worker's name, or a killed task, left
+    running: no one would ever finish them (studio/services/orphans.py)."""
+    if sender is None:
+        return
+    from django.db import DatabaseError
+
+    from studio.services.orphans import generations_fail_orphaned
+
+    try:
+        generations_fail_orphaned(worker=str(sender.hostname), worker_started_at=PROCESS_STARTED_AT)
+    except DatabaseError:
+        log.exception("could not sweep orphaned generations; carrying on")
 
 
 @signals.worker_ready.connect

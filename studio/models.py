@@ -101,6 +101,9 @@ class Generation(models.Model):
     adapter_sha256 = models.CharField(max_length=64, blank=True, default="")
     adapter_load_ms = models.FloatField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    # The Celery worker (`name@host`) that claimed it: a worker that restarts fails the rows it
+    # left running, since a generation runs at most once (studio/services/orphans.py).
+    worker = models.CharField(max_length=255, blank=True, default="")
     # The text so far while running (updated with every batch), the final text once done.
     text = models.TextField(blank=True, default="")
     seq = models.PositiveIntegerField(default=0)
@@ -117,6 +120,8 @@ class Generation(models.Model):
 
     class Meta:
         ordering = ["queued_at"]
+        # The orphan sweep looks up the few running rows among every generation ever made.
+        indexes = [models.Index(fields=["status", "worker"], name="generation_status_worker")]
 
     def __str__(self) -> str:
         return f"generation {self.id} ({self.expert}, {self.status})"

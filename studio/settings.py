@@ -121,6 +121,10 @@ MACARON_MESSAGE_MAX_BYTES = int(os.environ.get("MACARON_MESSAGE_MAX_BYTES", "655
 MACARON_UI_MAX_TOKENS = int(os.environ.get("MACARON_UI_MAX_TOKENS", "700"))
 MACARON_TEXT_MAX_TOKENS = int(os.environ.get("MACARON_TEXT_MAX_TOKENS", "300"))
 MACARON_BATCH_SECONDS = float(os.environ.get("MACARON_BATCH_SECONDS", "0.1"))
+# The worker aborts a generation past this; Celery's own time limits do nothing in `-P threads`.
+MACARON_GENERATION_TIME_LIMIT_SECONDS = float(
+    os.environ.get("MACARON_GENERATION_TIME_LIMIT_SECONDS", "600")
+)
 
 # The HTTP API (/v1/): which profiles have workers here, and what one key may ask for.
 MACARON_SERVED_PROFILES = os.environ.get(

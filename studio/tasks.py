@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from typing import Any
+
+from celery import Task, shared_task
 
 from inference.variants import DEFAULT_VARIANT
 from studio.services.streaming import generation_run
 
 
-@shared_task(name="studio.run_generation", ignore_result=True, soft_time_limit=600, time_limit=660)
-def run_generation(generation_id: str, variant: str = DEFAULT_VARIANT) -> None:
-    generation_run(generation_id=generation_id, variant=variant)
+@shared_task(bind=True, name="studio.run_generation", ignore_result=True)
+def run_generation(
+    self: Task[Any, None], generation_id: str, variant: str = DEFAULT_VARIANT
+) -> None:
+    # No Celery time limits: the threads pool ignores them. `generation_run` keeps its own.
+    generation_run(generation_id=generation_id, variant=variant, worker=self.request.hostname or "")

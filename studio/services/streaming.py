@@ -30,6 +30,8 @@ from studio.services.views import finalize_view, view_payload
 
 log = logging.getLogger(__name__)
 
+TIMED_OUT = "This generation ran past the time limit and was stopped. Try again."
+
 
 class _Batcher:
     """Collects deltas and publishes them as numbered batches."""
@@ -106,12 +108,17 @@ def watchers_group(generation: Generation) -> str:
 
 
 def generation_run(
-    *, generation_id: uuid.UUID | str, engine: Engine | None = None, variant: str = DEFAULT_VARIANT
+    *,
+    generation_id: uuid.UUID | str,
+    engine: Engine | None = None,
+    variant: str = DEFAULT_VARIANT,
+    worker: str = "",
 ) -> None:
-    """Run a queued generation to the end; a generation runs at most once. `variant` is for
+    """Run a queued generation to the end; a generation runs at most once. `worker` names the
+    Celery worker claiming it, for the orphan sweep (services/orphans.py). `variant` is for
     UI4A-Bench only (inference/variants.py): the studio and the API never pass it."""
     claimed = Generation.objects.filter(pk=generation_id, status=Generation.Status.QUEUED).update(
-        status=Generation.Status.RUNNING, started_at=timezone.now()
+        status=Generation.Status.RUNNING, started_at=timezone.now(), worker=worker
     )
     if not claimed:
         log.warning("generation %s is not queued; not running it again", generation_id)
@@ -129,12 +136,14 @@ def generation_run(
         batcher.adapter_sha256 = resolved.adapter.sha256
     request = apply_variant(_engine_request(generation, resolved), variant)
     finish_reason = ""
-    aborted = False
+    aborted = timed_out = False
+    deadline = time.monotonic() + settings.MACARON_GENERATION_TIME_LIMIT_SECONDS
     try:
         for delta in engine.stream(request):
             batcher.add(delta)
             finish_reason = delta.finish_reason or finish_reason
-            if batcher.cancelled and not aborted:
+            timed_out = timed_out or time.monotonic() > deadline
+            if (batcher.cancelled or timed_out) and not aborted:
                 # The engine ends the stream with a last "abort" delta, which frees the slot.
                 engine.abort(request.request_id)
                 aborted = True
@@ -143,6 +152,10 @@ def generation_run(
         log.exception("generation %s failed", generation_id)
         batcher.flush()
         _finish(generation, batcher, finish_reason="error", error=f"The engine failed: {exc}")
+        return
+    if timed_out and not batcher.cancelled:
+        log.warning("generation %s timed out after %d tokens", generation_id, batcher.tokens)
+        _finish(generation, batcher, finish_reason="error", error=TIMED_OUT)
         return
     if batcher.cancelled:
         log.info("generation %s cancelled after %d tokens", generation_id, batcher.tokens)

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import urllib.request
+from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 import psutil
 import pytest
 
 import ui4a
+from inference.paths import REPO_ROOT
+from studio.services.orphans import WORKER_LOST
 from studio.stack import Stack, StackError, new_stack, wait_worker_ready
 from tests.stack.conftest import StudioClient
 
@@ -109,3 +117,56 @@ def test_a_worker_whose_engine_cannot_start_exits_instead_of_taking_tasks(
         assert "the engine did not start; the worker exits" in worker.log_tail(200)
     finally:
         broken.stop()
+
+
+ENQUEUE_ON_THIS_PROFILE = """
+from studio.models import Project
+from studio.services.generations import generation_create
+prompt = "Write a long story about a lighthouse keeper, in many chapters."
+print(generation_create(prompt=prompt, expert="chat", project_id=Project.objects.create().id).id)
+"""
+
+
+def test_a_worker_killed_mid_generation_fails_its_row_when_it_comes_back(
+    stack: Stack, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    run_dir = tmp_path_factory.mktemp("killed-worker")
+    extra = {k: stack.env[k] for k in ("DATABASE_URL", "REDIS_URL")}
+    own = new_stack(run_dir, {**extra, "MACARON_PROFILE": "killed-worker-test"})
+
+    def snapshot(generation: str) -> dict[str, Any]:
+        with urllib.request.urlopen(f"{stack.url}/api/generations/{generation}") as response:
+            body: dict[str, Any] = json.load(response)
+            return body
+
+    worker = own.start_worker(name="killed", concurrency=1)
+    try:
+        wait_worker_ready(worker)
+        created = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", ENQUEUE_ON_THIS_PROFILE],
+            cwd=REPO_ROOT,
+            env=own.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        generation = created.stdout.strip().splitlines()[-1]
+        deadline = time.monotonic() + 120
+        while snapshot(generation)["timings"]["tokens"] < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        os.killpg(worker.process.pid, signal.SIGKILL)  # no shutdown handlers: the row is stranded
+        worker.process.wait(timeout=30)
+        stranded = snapshot(generation)
+        assert stranded["status"] == "running", stranded
+        own.services.remove(worker)
+
+        again = own.start_worker(name="killed", concurrency=1)  # the same name comes back
+        wait_worker_ready(again)
+        final = snapshot(generation)
+        assert final["status"] == "failed"
+        assert final["error"] == WORKER_LOST
+        assert final["finish_reason"] == "error"
+        assert final["text"].startswith(stranded["text"])  # what had streamed is kept
+    finally:
+        own.stop()

@@ -254,6 +254,29 @@ def test_the_admin_registers_through_the_same_validation(
     assert "poet" in listing.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("manifest_says", "choice", "structured"),
+    [(True, "", True), (False, "", False), (True, "no", False), (False, "yes", True)],
+)
+def test_the_admin_leaves_structured_to_the_manifest_unless_told(
+    make_adapter: Callable[..., Path],
+    client: Client,
+    broadcasts: Broadcasts,
+    manifest_says: bool,
+    choice: str,
+    structured: bool,
+) -> None:
+    from django.contrib.auth.models import User
+
+    User.objects.create_superuser("ops", "ops@example.com", "pw")
+    client.login(username="ops", password="pw")
+    folder = make_adapter(structured=manifest_says)
+    form = {"name": "screens", "path": str(folder), "purpose": "p", "structured": choice}
+    response = client.post("/admin/studio/adapter/add/", form)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    assert Adapter.objects.get(name="screens").structured is structured
+
+
 @pytest.mark.usefixtures("real_channel_layer")
 def test_a_registered_expert_is_text_unless_its_manifest_says_structured(
     make_adapter: Callable[..., Path], enqueued: list[str], spec_text: str
