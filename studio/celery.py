@@ -62,8 +62,8 @@ def _sync_builtin_adapters() -> Any:
 
 @signals.worker_ready.connect
 def fail_orphaned_generations(sender: Any = None, **_: Any) -> None:
-    """End the rows a previous process under this worker's name, or a killed task, left
-    running: no one would ever finish them (studio/services/orphans.py)."""
+    """End the rows that a dead previous process under this worker's name left running, and
+    any running past the time limit: no one would ever finish them (services/orphans.py)."""
     if sender is None:
         return
     from django.db import DatabaseError
