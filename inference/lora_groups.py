@@ -13,28 +13,53 @@ import torch
 
 @dataclass(frozen=True)
 class SlotGroup:
-    """The tokens of one step that use one adapter slot: a slice when they are contiguous."""
+    """The tokens of one step that use one adapter slot, as a slice of the step's rows (or of
+    `StepGroups.order`, when the step's rows had to be reordered)."""
 
     slot: int
-    rows: slice | torch.Tensor
+    rows: slice
 
 
-def slot_groups(token_slots: torch.Tensor) -> tuple[SlotGroup, ...]:
+@dataclass(frozen=True)
+class StepGroups:
+    """One step's tokens grouped by adapter slot, tokens without an adapter (slot -1) left out.
+
+    When every slot's tokens are already contiguous (one request, or a prefill of several),
+    `order` is None and the groups slice the step's rows. Otherwise (decoding requests on
+    different adapters interleave) `order` lists the rows with an adapter sorted by slot, and
+    the groups slice that order: each layer then gathers its input rows once and adds its
+    output back once, rather than once per group."""
+
+    order: torch.Tensor | None
+    groups: tuple[SlotGroup, ...]
+
+
+NO_ADAPTERS = StepGroups(None, ())
+
+
+def slot_groups(token_slots: torch.Tensor) -> StepGroups:
     """Groups token positions by adapter slot; slot -1 (no adapter) is left out."""
     slots = token_slots.tolist()
-    if not slots:
-        return ()
-    first = slots[0]
-    if all(slot == first for slot in slots):  # one request, or one adapter: the common case
-        return () if first < 0 else (SlotGroup(first, slice(0, len(slots))),)
-    groups = []
-    for slot in sorted({s for s in slots if s >= 0}):
-        rows = [i for i, s in enumerate(slots) if s == slot]
-        if rows[-1] - rows[0] + 1 == len(rows):
-            groups.append(SlotGroup(slot, slice(rows[0], rows[-1] + 1)))
-        else:
-            groups.append(SlotGroup(slot, torch.tensor(rows, device=token_slots.device)))
-    return tuple(groups)
+    runs = [(slot, rows) for slot, rows in _runs(slots) if slot >= 0]
+    if not runs:
+        return NO_ADAPTERS
+    if len({slot for slot, _ in runs}) == len(runs):  # each slot's rows are contiguous
+        return StepGroups(None, tuple(SlotGroup(slot, rows) for slot, rows in runs))
+    order = sorted((i for i, slot in enumerate(slots) if slot >= 0), key=slots.__getitem__)
+    ordered = [slots[i] for i in order]
+    groups = tuple(SlotGroup(slot, rows) for slot, rows in _runs(ordered))
+    return StepGroups(torch.tensor(order, device=token_slots.device), groups)
+
+
+def _runs(slots: list[int]) -> list[tuple[int, slice]]:
+    """The maximal runs of one slot, in order: [0, 0, 3] gives (0, 0:2), (3, 2:3)."""
+    runs: list[tuple[int, slice]] = []
+    start = 0
+    for i in range(1, len(slots) + 1):
+        if i == len(slots) or slots[i] != slots[start]:
+            runs.append((slots[start], slice(start, i)))
+            start = i
+    return runs
 
 
 @dataclass(frozen=True)
@@ -85,7 +110,7 @@ class FusedAdapters:
 def apply_grouped(
     y: torch.Tensor,
     x: torch.Tensor,
-    groups: tuple[SlotGroup, ...],
+    step: StepGroups,
     adapters: FusedAdapters,
     lora_a: tuple[torch.Tensor, ...],
     lora_b: tuple[torch.Tensor, ...],
@@ -96,10 +121,15 @@ def apply_grouped(
     `lora_a[i]` is (slots, 1, rank, in) and `lora_b[i]` is (slots, 1, out_i, rank): vLLM's
     stacked layout, padded to the engine's maximum rank with zeros, and y's columns are the
     slices' outputs one after another."""
-    for group in groups:
+    if step.order is None:
+        for group in step.groups:
+            fused = adapters.get(lora_a, lora_b, group.slot, y.dtype)
+            rows = group.rows
+            y[rows].addmm_(x[rows].to(y.dtype) @ fused.a, fused.b, alpha=scale)
+        return
+    gathered = x.index_select(0, step.order).to(y.dtype)
+    delta = torch.empty(len(step.order), y.shape[1], dtype=y.dtype, device=y.device)
+    for group in step.groups:
         fused = adapters.get(lora_a, lora_b, group.slot, y.dtype)
-        if isinstance(group.rows, slice):
-            y[group.rows].addmm_(x[group.rows].to(y.dtype) @ fused.a, fused.b, alpha=scale)
-        else:
-            delta = (x[group.rows].to(y.dtype) @ fused.a) @ fused.b
-            y.index_add_(0, group.rows, delta, alpha=scale)
+        torch.mm(gathered[group.rows] @ fused.a, fused.b, out=delta[group.rows])
+    y.index_add_(0, step.order, delta, alpha=scale)

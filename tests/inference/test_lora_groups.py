@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 import torch
 
-from inference.lora_groups import FusedAdapters, SlotGroup, apply_grouped, slot_groups
+from inference.lora_groups import (
+    NO_ADAPTERS,
+    FusedAdapters,
+    SlotGroup,
+    StepGroups,
+    apply_grouped,
+    slot_groups,
+)
 
 SLOTS, RANK, HIDDEN = 4, 16, 32
 SLICES = (24, 8, 8)  # a packed q/k/v projection: three slices of one output
@@ -83,11 +90,16 @@ def test_a_slot_written_in_place_is_applied_with_its_new_weights() -> None:
 
 
 def test_it_groups_tokens_by_slot_as_slices_where_it_can() -> None:
-    assert slot_groups(torch.tensor([], dtype=torch.long)) == ()
-    assert slot_groups(torch.tensor([-1, -1])) == ()
-    assert slot_groups(torch.tensor([2, 2, 2])) == (SlotGroup(2, slice(0, 3)),)
-    groups = slot_groups(torch.tensor([1, 1, -1, 0, 1]))
-    assert [group.slot for group in groups] == [0, 1]
-    assert groups[0].rows == slice(3, 4)
-    assert isinstance(groups[1].rows, torch.Tensor)
-    assert groups[1].rows.tolist() == [0, 1, 4]
+    assert slot_groups(torch.tensor([], dtype=torch.long)) == NO_ADAPTERS
+    assert slot_groups(torch.tensor([-1, -1])) == NO_ADAPTERS
+    assert slot_groups(torch.tensor([2, 2, 2])) == StepGroups(None, (SlotGroup(2, slice(0, 3)),))
+    # A prefill of two requests and a base one: contiguous, so no reordering.
+    step = slot_groups(torch.tensor([3, 3, -1, 0, 0, -1]))
+    assert step == StepGroups(None, (SlotGroup(3, slice(0, 2)), SlotGroup(0, slice(3, 5))))
+
+
+def test_interleaved_slots_are_reordered_once_and_sliced() -> None:
+    step = slot_groups(torch.tensor([1, 1, -1, 0, 1]))
+    assert step.order is not None
+    assert step.order.tolist() == [3, 0, 1, 4]  # slot 0's row, then slot 1's, base left out
+    assert step.groups == (SlotGroup(0, slice(0, 1)), SlotGroup(1, slice(1, 4)))
