@@ -140,5 +140,5 @@ def test_a_generation_past_the_time_limit_is_aborted_and_failed(
     assert engine.aborted == [str(generation.id)]
     assert stored.status == Generation.Status.FAILED
     assert stored.error == TIMED_OUT
-    assert 10 <= stored.tokens < 200
+    assert 1 <= stored.tokens < 200  # stopped long before the 400th
     assert stored.text == "word " * stored.tokens
