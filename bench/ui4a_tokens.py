@@ -149,16 +149,17 @@ def main() -> None:
     specs["dashboard"] = DASHBOARD
     assert validate(DASHBOARD) == [], validate(DASHBOARD)
     print(f"{'spec':<22}{'tokens':>8}{'pretty':>8}{'ratio':>7}{'render ms':>11}")
-    compact_total = pretty_total = 0
+    counts: dict[str, tuple[int, int]] = {}  # spec: (compact, pretty-printed) tokens
     for name, spec in specs.items():
         compact = json.dumps(spec, separators=(",", ":"), ensure_ascii=False)
         pretty = json.dumps(spec, indent=2, ensure_ascii=False)
-        c, p = tokens(compact), tokens(pretty)
-        compact_total, pretty_total = compact_total + c, pretty_total + p
+        c, p = counts[name] = tokens(compact), tokens(pretty)
         ms = median_ms(functools.partial(render_document, spec))
         print(f"{name:<22}{c:>8}{p:>8}{c / p:>7.2f}{ms:>11.2f}")
+    examples = [count for name, count in counts.items() if name != "dashboard"]
+    compact_total, pretty_total = (sum(column) for column in zip(*examples, strict=True))
     ratio = compact_total / pretty_total
-    print(f"{'all':<22}{compact_total:>8}{pretty_total:>8}{ratio:>7.2f}")
+    print(f"{'all examples':<22}{compact_total:>8}{pretty_total:>8}{ratio:>7.2f}")
     big = big_spec()
     assert validate(big) == [], validate(big)[:3]
     body = median_ms(lambda: render_body(big))
@@ -166,17 +167,14 @@ def main() -> None:
     nodes = count_nodes(big["root"])
     print(f"\n{nodes}-node spec: render_body median {body:.2f} ms, render_document {doc:.2f} ms")
     print(f"target <= 10 ms: {'met' if body <= 10 else 'MISSED'}")
-    dashboard = json.dumps(DASHBOARD, separators=(",", ":"), ensure_ascii=False)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(
         json.dumps(
             {
                 "examples_compact_tokens": compact_total,
                 "examples_pretty_tokens": pretty_total,
-                "dashboard_compact_tokens": tokens(dashboard),
-                "dashboard_pretty_tokens": tokens(
-                    json.dumps(DASHBOARD, indent=2, ensure_ascii=False)
-                ),
+                "dashboard_compact_tokens": counts["dashboard"][0],
+                "dashboard_pretty_tokens": counts["dashboard"][1],
                 "render_nodes": nodes,
                 "render_body_ms_median": round(body, 2),
                 "render_document_ms_median": round(doc, 2),
