@@ -22,11 +22,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from studio import messages
 from studio.models import Generation
-from studio.services.broadcast import group_send
-from studio.services.generations import generation_payload
-from studio.services.streaming import watchers_group
+from studio.services.streaming import announce_done
 
 log = logging.getLogger(__name__)
 
@@ -61,9 +58,5 @@ def _fail(generation_id: uuid.UUID, *, now: datetime) -> bool:
     )
     if not updated:
         return False
-    generation = Generation.objects.get(pk=generation_id)
-    group_send(
-        watchers_group(generation),
-        {"type": messages.GENERATION_DONE, **generation_payload(generation)},
-    )
+    announce_done(Generation.objects.get(pk=generation_id))
     return True

@@ -221,6 +221,11 @@ def _finish(generation: Generation, batcher: _Batcher, *, finish_reason: str, er
         if final.spec is None:
             generation.status = Generation.Status.FAILED
     generation.save()
+    announce_done(generation)
+
+
+def announce_done(generation: Generation) -> None:
+    """Send a finished generation's final message, with everything a client needs to draw it."""
     from studio.services.generations import generation_payload
 
     group_send(
