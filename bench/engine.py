@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inference.experts import EXPERTS
-from inference.peft_reference import chat_inputs, with_experts
+from inference.offline.peft_reference import chat_inputs, with_experts
 from inference.protocol import GenerationRequest, Message
 from inference.settings import EngineSettings
 
@@ -110,7 +110,7 @@ def model_bytes(model_dir: Path) -> int:
 
 
 def vllm_rates(tokens: int, repeat: int, env: dict[str, str] | None = None) -> dict[str, float]:
-    from inference.engine import VllmEngine
+    from inference.serving.engine import VllmEngine
 
     with environment(env or {}):
         engine = VllmEngine(EngineSettings.from_env())

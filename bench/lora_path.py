@@ -23,7 +23,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inference.lora_groups import FusedAdapters, apply_grouped, slot_groups
+from inference.serving.lora_groups import FusedAdapters, apply_grouped, slot_groups
 from inference.settings import EngineSettings
 
 Layer = tuple[tuple[torch.Tensor, ...], tuple[torch.Tensor, ...], tuple[int, ...]]

@@ -4,8 +4,8 @@ requests before it, against the same kind of request with vLLM's prefix cache cl
 
     .venv/bin/python bench/prefix_cache.py [--runs 5] [--prefix-tokens 2000] [--json FILE]
 
-Runs our engine host (`inference.engine.VllmEngine`) with the configured model through the ui
-expert, constrained to the UI4A schema as the studio asks. Each run resets the cache, times a
+Runs our engine host (`inference.serving.engine.VllmEngine`) with the configured model through
+the ui expert, constrained to the UI4A schema as the studio asks. Each run resets the cache, times a
 request (uncached: the whole prompt is computed), then times another request with a different
 user message (cached: only the part after the shared prefix is). Prints medians, the ratio
 (target: cached at most 0.3 of uncached) and the hit rate from vLLM's own prefix-cache stats.
@@ -25,10 +25,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ui4a
-from inference.engine import VllmEngine
-from inference.prefix_cache import PrefixCacheStats
-from inference.prompts import ui_system_prompt
 from inference.protocol import GenerationRequest, Message
+from inference.serving.engine import VllmEngine
+from inference.serving.prefix_cache import PrefixCacheStats
+from inference.serving.prompts import ui_system_prompt
 from inference.settings import EngineSettings
 from ui4a.registry import components, example_path
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inference.default_model import MARKER as MODEL_MARKER
-from inference.default_model import sha256_of
+from inference.base_model import MARKER as MODEL_MARKER
+from inference.base_model import sha256_of
 from inference.experts import EXPERTS, MANIFEST, adapter_dir
 
 WEIGHTS = "adapter_model.safetensors"

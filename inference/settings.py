@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from inference.default_model import MODEL_DIRNAME
+from inference.base_model import MODEL_DIRNAME
 from inference.paths import adapter_home, model_cache
 
 DEFAULT_PROFILE = "macaron-tiny"

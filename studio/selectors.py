@@ -1,4 +1,5 @@
-"""Reads for views, consumers, tasks and the registry's services."""
+"""Reads, for both processes: projects, generations as clients draw them, API completions,
+experts and profiles. Nothing here writes."""
 
 from __future__ import annotations
 
@@ -6,11 +7,15 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from inference.experts import EXPERTS, Expert, expert_summary, manifest_summary
 from inference.loras import AdapterRef
-from studio.models import Adapter, Generation, Project
+from inference.profiles import PROFILES
+from studio.models import FINISHED_STATUSES, Adapter, ApiKey, Generation, Project
+from studio.services.errors import InvalidRequest, NotFound
+from studio.services.rendered_views import view_payload
 
 
 def project_get(*, project_id: uuid.UUID) -> Project | None:
@@ -74,3 +79,109 @@ def experts_list() -> list[dict[str, Any]]:
             listed[name] = {"builtin": True, **expert_summary(name)}
     builtins = [listed.pop(name) for name in sorted(EXPERTS) if name in listed]
     return builtins + [listed[name] for name in sorted(listed)]
+
+
+def models_list() -> list[dict[str, Any]]:
+    """Every profile, whether a worker serves it here, and its experts."""
+    experts = experts_list()
+    return [
+        {
+            "id": profile.name,
+            "base": profile.base,
+            "runs_on": profile.runs_on,
+            "served": profile.name in settings.MACARON_SERVED_PROFILES,
+            "experts": experts,
+        }
+        for profile in PROFILES.values()
+    ]
+
+
+def generation_snapshot(*, generation_id: uuid.UUID) -> dict[str, Any]:
+    """Everything a client needs to (re)draw a generation, whatever it has missed."""
+    # API generations belong to their key: the studio's open endpoint never shows them.
+    generation = Generation.objects.filter(pk=generation_id, api_key__isnull=True).first()
+    if generation is None:
+        raise InvalidRequest("unknown_generation", "That generation does not exist.")
+    return generation_payload(generation)
+
+
+def generation_payload(generation: Generation) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "generation": str(generation.id),
+        "project": str(generation.project_id) if generation.project_id else None,
+        "prompt": generation.prompt,
+        "expert": generation.expert,
+        "status": generation.status,
+        "seq": generation.seq,
+        "text": generation.text,
+        "error": generation.error,
+        "finish_reason": generation.finish_reason,
+        "problems": generation.problems,
+        "timings": generation.timings(),
+        "adapter_sha256": generation.adapter_sha256,
+    }
+    if generation.structured:
+        spec = generation.spec if generation.finished else None
+        payload.update(view_payload(generation.text, final_spec=spec))
+    return payload
+
+
+@dataclass(frozen=True)
+class CompletionResult:
+    """A finished (or failed) API generation, as the wire format needs it."""
+
+    id: uuid.UUID
+    created: int
+    model: str
+    expert: str
+    structured: bool  # the text is a UI4A spec, with a rendered view
+    adapter_sha256: str  # the registered weights that answered
+    routing: dict[str, Any]
+    text: str
+    finish_reason: str
+    failed: bool
+    error: str
+    tokens: int
+    prompt_tokens: int
+    spec: dict[str, Any] | None
+    problems: list[dict[str, Any]]
+    timings: dict[str, Any]
+
+
+def completion_result(*, generation_id: uuid.UUID, api_key: ApiKey) -> CompletionResult:
+    """A generation of this key's, finished or not; any other key's is 'not found'."""
+    generation = Generation.objects.filter(pk=generation_id, api_key=api_key).first()
+    if generation is None:
+        raise NotFound("completion_not_found", "No completion with that id.")
+    return completion_of(generation)
+
+
+def completion_of(generation: Generation) -> CompletionResult:
+    return CompletionResult(
+        id=generation.id,
+        created=int(generation.queued_at.timestamp()),
+        model=generation.profile,
+        expert=generation.expert,
+        structured=generation.structured,
+        adapter_sha256=generation.adapter_sha256,
+        routing=generation.routing or {},
+        text=generation.text,
+        finish_reason=generation.finish_reason,
+        failed=generation.finish_reason == "error",
+        error=generation.error,
+        tokens=generation.tokens,
+        prompt_tokens=generation.prompt_tokens,
+        spec=generation.spec,
+        problems=list(generation.problems),
+        timings=generation.timings(),
+    )
+
+
+def completion_finished(*, generation_id: uuid.UUID) -> bool:
+    return Generation.objects.filter(pk=generation_id, status__in=FINISHED_STATUSES).exists()
+
+
+def completion_text(*, generation_id: uuid.UUID) -> tuple[int, str]:
+    """The sequence number and text so far, written together by every batch."""
+    row = Generation.objects.filter(pk=generation_id).values_list("seq", "text").first()
+    return (int(row[0]), str(row[1])) if row else (0, "")

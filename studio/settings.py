@@ -42,18 +42,18 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "studio.static_files.AsyncWhiteNoiseMiddleware",
+    "studio.web.static_files.AsyncWhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "studio.security.ContentSecurityPolicyMiddleware",
+    "studio.web.security.ContentSecurityPolicyMiddleware",
 ]
 
-ROOT_URLCONF = "studio.urls"
-ASGI_APPLICATION = "studio.asgi.application"
+ROOT_URLCONF = "studio.web.urls"
+ASGI_APPLICATION = "studio.web.asgi.application"
 
 TEMPLATES = [
     {

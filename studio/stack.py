@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,10 +120,15 @@ class Stack:
         return service
 
     def start_worker(
-        self, name: str = "worker", concurrency: int = 4, env: Mapping[str, str] | None = None
+        self,
+        name: str = "worker",
+        concurrency: int = 4,
+        env: Mapping[str, str] | None = None,
+        include: Sequence[str] = (),
     ) -> Service:
         """A worker named `name@<host>` on this stack's profile queue; `env` adds settings
-        for this worker alone (e.g. its engine sizing). Several may serve one queue."""
+        for this worker alone (e.g. its engine sizing), `include` modules with more tasks
+        (UI4A-Bench's variant runs). Several may serve one queue."""
         ready = self.run_dir / f"{name}.ready"
         ready.unlink(missing_ok=True)
         env_queue = self.env.get("MACARON_PROFILE", "macaron-tiny")
@@ -134,7 +139,7 @@ class Stack:
                 "-m",
                 "celery",
                 "-A",
-                "studio.celery",
+                "studio.worker.app",
                 "worker",
                 "-P",
                 "threads",
@@ -148,6 +153,7 @@ class Stack:
                 "--without-mingle",
                 "--loglevel",
                 "INFO",
+                *(["--include", ",".join(include)] if include else []),
             ],
             env,
         )
@@ -166,7 +172,7 @@ class Stack:
                 "127.0.0.1",
                 "-p",
                 str(port),
-                "studio.asgi:application",
+                "studio.web.asgi:application",
             ],
         )
         _wait(lambda: _http_ok(f"{self.url}/healthz"), service, timeout=60)

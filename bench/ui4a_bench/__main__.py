@@ -22,7 +22,7 @@ from bench.ui4a_bench import devset
 from bench.ui4a_bench.generate import Generated, generate_all, running_stack
 from bench.ui4a_bench.judges import Job, judge_many
 from bench.ui4a_bench.report import Row, html_report, summarize, table
-from inference.variants import VARIANTS, UnknownVariant, check_variant
+from bench.variants import VARIANTS, UnknownVariant, check_variant
 
 ORDER = ("base", "trained", "unconstrained")
 

@@ -60,7 +60,7 @@ def running_stack(
     stack = throwaway_stack(run_dir, {"MACARON_UI_MAX_TOKENS": str(max_tokens)})
     try:
         stack.start_redis(free_port())
-        worker = stack.start_worker(concurrency=concurrency)
+        worker = stack.start_worker(concurrency=concurrency, include=["bench.variant_runs"])
         stack.start_daphne(free_port())
         log(f"waiting for the engine worker (logs in {run_dir})")
         wait_worker_ready(worker, timeout=900)
@@ -86,14 +86,14 @@ def generate_all(
     """Queue every prompt under every variant, wait for all, and read back what was stored."""
     from django.db.models import Sum
 
+    from bench.variant_runs import variant_generation_create
     from studio.models import Generation
-    from studio.services.generations import generation_create
     from studio.services.projects import project_create
 
     runs: list[Generated] = []
     for prompt in prompts:
         for variant in variants:
-            generation = generation_create(
+            generation = variant_generation_create(
                 prompt=prompt.prompt,
                 expert="ui",
                 project_id=project_create().id,

@@ -1,7 +1,7 @@
 """The adapter registry's writes: register (validated against the served base), unregister,
 and keep the built-in experts' records in step with their folders under the adapter root.
 
-Every change tells the running workers through `studio.worker_control` once it is committed:
+Every change tells the running workers through `studio.worker.control` once it is committed:
 a registration is loaded into each engine at once, an unregistration drains and unloads. The
 broadcast only speeds things up and frees memory; correctness does not depend on it, because
 each run resolves its expert's active record from the database (a worker that missed the
@@ -19,13 +19,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from inference.default_model import sha256_of
+from inference.base_model import sha256_of
 from inference.experts import EXPERTS, adapter_dir
 from inference.loras import WEIGHTS, AdapterInvalid, AdapterRef, inspect_adapter, served_base
 from inference.settings import EngineSettings
-from studio import worker_control
 from studio.models import Adapter
 from studio.selectors import adapter_get_active
+from studio.services import adapter_broadcast
 from studio.services.errors import InvalidRequest, NotFound
 
 log = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ def adapter_unregister(*, name: str) -> Adapter:
             raise NotFound("adapter_not_found", f"No adapter named {name[:70]!r} is registered.")
         _retire(name)
         record.refresh_from_db()
-        transaction.on_commit(lambda: worker_control.announce_unload(record.lora_id))
+        transaction.on_commit(lambda: adapter_broadcast.announce_unload(record.lora_id))
     return record
 
 
@@ -170,6 +170,6 @@ def _next_lora_id() -> int:
 
 
 def _announce(record: Adapter, replaced: Adapter | None, reply_timeout: float) -> None:
-    worker_control.announce_load(adapter_ref(record), timeout=reply_timeout)
+    adapter_broadcast.announce_load(adapter_ref(record), timeout=reply_timeout)
     if replaced is not None:
-        worker_control.announce_unload(replaced.lora_id, timeout=min(reply_timeout, 2.0))
+        adapter_broadcast.announce_unload(replaced.lora_id, timeout=min(reply_timeout, 2.0))

@@ -1,4 +1,5 @@
-"""Sends channel-layer messages from synchronous code (Celery threads) on one long-lived loop.
+"""Sends channel-layer messages from synchronous code (Celery threads, a failed enqueue) on one
+long-lived loop, and says which group watches a generation.
 
 `async_to_sync` would build a fresh event loop per call, and channels-redis keeps a connection
 pool per loop; one loop per process keeps a single pool and costs no set-up per batch.
@@ -11,6 +12,10 @@ import threading
 from typing import Any
 
 from channels.layers import get_channel_layer
+
+from studio import messages
+from studio.models import Generation
+from studio.selectors import generation_payload
 
 _lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None
@@ -31,3 +36,18 @@ def group_send(group: str, message: dict[str, Any], *, timeout: float = 10.0) ->
         raise RuntimeError("no channel layer is configured")
     future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _running_loop())
     future.result(timeout=timeout)
+
+
+def watchers_group(generation: Generation) -> str:
+    """Studio generations stream to their project's group, API generations to their own."""
+    if generation.project_id:
+        return messages.project_group(generation.project_id)
+    return messages.generation_group(generation.pk)
+
+
+def announce_done(generation: Generation) -> None:
+    """Send a finished generation's final message, with everything a client needs to draw it."""
+    group_send(
+        watchers_group(generation),
+        {"type": messages.GENERATION_DONE, **generation_payload(generation)},
+    )

@@ -7,7 +7,6 @@ the row is committed, batches on the channel layer. Routing is recorded on the r
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -17,47 +16,10 @@ from inference import router
 from inference.experts import EXPERTS
 from inference.profiles import PROFILES
 from inference.protocol import Message
-from studio.models import FINISHED_STATUSES, ApiKey, Generation
-from studio.selectors import expert_resolve, experts_list
+from studio.models import ApiKey, Generation
+from studio.selectors import CompletionResult, completion_of, expert_resolve
 from studio.services.errors import InvalidRequest, NotFound
 from studio.services.generations import generation_enqueue
-
-
-@dataclass(frozen=True)
-class CompletionResult:
-    """A finished (or failed) API generation, as the wire format needs it."""
-
-    id: uuid.UUID
-    created: int
-    model: str
-    expert: str
-    structured: bool  # the text is a UI4A spec, with a rendered view
-    adapter_sha256: str  # the registered weights that answered
-    routing: dict[str, Any]
-    text: str
-    finish_reason: str
-    failed: bool
-    error: str
-    tokens: int
-    prompt_tokens: int
-    spec: dict[str, Any] | None
-    problems: list[dict[str, Any]]
-    timings: dict[str, Any]
-
-
-def models_list() -> list[dict[str, Any]]:
-    """Every profile, whether a worker serves it here, and its experts."""
-    experts = experts_list()
-    return [
-        {
-            "id": profile.name,
-            "base": profile.base,
-            "runs_on": profile.runs_on,
-            "served": profile.name in settings.MACARON_SERVED_PROFILES,
-            "experts": experts,
-        }
-        for profile in PROFILES.values()
-    ]
 
 
 def completion_create(
@@ -110,46 +72,7 @@ def completion_create(
             routing=routing.as_dict(),
         )
         transaction.on_commit(lambda: generation_enqueue(generation))
-    return _result(generation)
-
-
-def completion_result(*, generation_id: uuid.UUID, api_key: ApiKey) -> CompletionResult:
-    """A generation of this key's, finished or not; any other key's is 'not found'."""
-    generation = Generation.objects.filter(pk=generation_id, api_key=api_key).first()
-    if generation is None:
-        raise NotFound("completion_not_found", "No completion with that id.")
-    return _result(generation)
-
-
-def _result(generation: Generation) -> CompletionResult:
-    return CompletionResult(
-        id=generation.id,
-        created=int(generation.queued_at.timestamp()),
-        model=generation.profile,
-        expert=generation.expert,
-        structured=generation.structured,
-        adapter_sha256=generation.adapter_sha256,
-        routing=generation.routing or {},
-        text=generation.text,
-        finish_reason=generation.finish_reason,
-        failed=generation.finish_reason == "error",
-        error=generation.error,
-        tokens=generation.tokens,
-        prompt_tokens=generation.prompt_tokens,
-        spec=generation.spec,
-        problems=list(generation.problems),
-        timings=generation.timings(),
-    )
-
-
-def completion_finished(*, generation_id: uuid.UUID) -> bool:
-    return Generation.objects.filter(pk=generation_id, status__in=FINISHED_STATUSES).exists()
-
-
-def completion_text(*, generation_id: uuid.UUID) -> tuple[int, str]:
-    """The sequence number and text so far, written together by every batch."""
-    row = Generation.objects.filter(pk=generation_id).values_list("seq", "text").first()
-    return (int(row[0]), str(row[1])) if row else (0, "")
+    return completion_of(generation)
 
 
 def _served_profile(model: str) -> str:

@@ -11,8 +11,8 @@ import pytest
 
 from bench.ui4a_bench import devset
 from bench.ui4a_bench.requirements import BadRequirement, parse
-from inference.datasets import ui
-from inference.datasets.common import normalize
+from inference.offline.datasets import ui
+from inference.offline.datasets.common import normalize
 
 
 def test_it_has_at_least_80_prompts_over_all_13_screen_kinds() -> None:

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from inference.adapters import COMMITTED_MARKER, WEIGHTS, committed_adapter, install_adapters
 from inference.experts import EXPERTS, MANIFEST
+from inference.offline.adapter_install import (
+    COMMITTED_MARKER,
+    WEIGHTS,
+    committed_adapter,
+    install_adapters,
+)
 
 BASE = "b" * 64
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import jsonschema  # type: ignore[import-untyped]
 
 import ui4a
-from inference.datasets import agent, chat, coding, ui
-from inference.datasets.build import build_all, read_split
-from inference.datasets.common import Record, normalize
+from inference.offline.datasets import agent, chat, coding, ui
+from inference.offline.datasets.build import build_all, read_split
+from inference.offline.datasets.common import Record, normalize
 
 
 @cache

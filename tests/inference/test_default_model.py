@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from inference import default_model
-from inference.default_model import (
+from inference.base_model import MODEL_DIRNAME
+from inference.offline import default_model
+from inference.offline.default_model import (
     GGUF_MEMBER,
-    MODEL_DIRNAME,
     ModelPreparationError,
     is_prepared,
     prepare_default_model,

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from inference.engine import VllmEngine
 from inference.experts import EXPERTS
-from inference.peft_reference import chat_inputs, with_experts
+from inference.offline.peft_reference import chat_inputs, with_experts
 from inference.protocol import GenerationRequest, Message
+from inference.serving.engine import VllmEngine
 from inference.settings import EngineSettings
 
 pytestmark = pytest.mark.engine

@@ -15,7 +15,7 @@ from inference.experts import (
     manifest_summary,
     read_manifest,
 )
-from inference.prompts import request_for
+from inference.serving.prompts import request_for
 
 
 def test_the_four_experts_have_real_peft_adapters_with_manifests() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from inference.lora_groups import (
+from inference.serving.lora_groups import (
     NO_ADAPTERS,
     FusedAdapters,
     SlotGroup,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from inference.prefix_cache import PrefixCacheCounter, PrefixCacheStats
+from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 
 
 def test_it_sums_the_prefix_cache_stats_vllm_records_after_each_step() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from inference.loras import AdapterRef
-from inference.residency import AdapterGone, LoraResidency
+from inference.serving.residency import AdapterGone, LoraResidency
 
 
 class FakeLoraHost:

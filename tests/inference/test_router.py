@@ -90,8 +90,8 @@ def test_it_serves_centroids_fitted_on_the_current_training_set() -> None:
 
 
 def test_it_rebuilds_the_same_data_files() -> None:
-    from inference.router_data import build
+    from inference.offline import router_prompts
 
-    for name, rows in zip(("train", "dev"), build.build(), strict=True):
+    for name, rows in zip(("train", "dev"), router_prompts.build(), strict=True):
         written = (router.DATA / f"{name}.jsonl").read_text().splitlines()
         assert [json.loads(line) for line in written] == rows

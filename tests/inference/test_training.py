@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from inference.datasets import ui
 from inference.experts import MANIFEST
+from inference.offline.datasets import ui
+from inference.offline.training.encode import IGNORE, encode
+from inference.offline.training.trainer import TrainConfig, train
 from inference.settings import EngineSettings
-from inference.training.encode import IGNORE, encode
-from inference.training.trainer import TrainConfig, train
 
 BASE = Path(EngineSettings.from_env().model)
 
@@ -17,7 +17,7 @@ BASE = Path(EngineSettings.from_env().model)
 def test_it_takes_loss_on_the_answer_after_the_serving_prompt() -> None:
     from transformers import AutoTokenizer
 
-    from inference.prompts import request_for
+    from inference.serving.prompts import request_for
 
     tokenizer = AutoTokenizer.from_pretrained(BASE)
     rec = ui.generate(0)[0]

@@ -17,8 +17,8 @@ import pytest
 
 import ui4a
 from inference.paths import REPO_ROOT
-from studio.services.orphans import WORKER_LOST
 from studio.stack import Stack, StackError, new_stack, wait_worker_ready
+from studio.worker.orphans import WORKER_LOST
 from tests.stack.conftest import StudioClient
 
 pytestmark = pytest.mark.stack

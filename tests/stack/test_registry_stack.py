@@ -18,7 +18,7 @@ import pytest
 import requests
 from celery import Celery
 
-from inference.default_model import sha256_of
+from inference.base_model import sha256_of
 from inference.experts import adapter_dir
 from inference.paths import REPO_ROOT as REPO
 from studio.stack import Service, Stack, wait_worker_ready

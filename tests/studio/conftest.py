@@ -30,13 +30,13 @@ def real_channel_layer(settings: Any, redis_url: str) -> Iterator[None]:
 def enqueued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Records enqueued generation ids instead of sending them to a broker nobody consumes."""
     sent: list[str] = []
-    from studio import tasks
+    from studio.celery import RUN_GENERATION, app
 
-    monkeypatch.setattr(
-        tasks.run_generation,
-        "apply_async",
-        lambda args, kwargs=None, queue="", task_id="": sent.append(args[0]),
-    )
+    def send_task(name: str, args: tuple[str], queue: str = "", task_id: str = "") -> None:
+        assert name == RUN_GENERATION
+        sent.append(args[0])
+
+    monkeypatch.setattr(app, "send_task", send_task)
     return sent
 
 
@@ -70,15 +70,11 @@ class FakeWorker:
         self.threads: list[threading.Thread] = []
         self.engines: list[Any] = []
 
-    def apply_async(
-        self,
-        args: tuple[str],
-        kwargs: dict[str, str] | None = None,
-        queue: str = "",
-        task_id: str = "",
-    ) -> None:
-        assert task_id == args[0]
-        from studio.services.streaming import generation_run
+    def send_task(self, name: str, args: tuple[str], queue: str = "", task_id: str = "") -> None:
+        from studio.celery import RUN_GENERATION
+
+        assert name == RUN_GENERATION and task_id == args[0]
+        from studio.worker.run import generation_run
         from tests.fakes import ScriptedFakeEngine
 
         self.queues.append(queue)
@@ -97,10 +93,10 @@ class FakeWorker:
 
 @pytest.fixture
 def fake_worker(monkeypatch: pytest.MonkeyPatch, api_redis: None) -> Iterator[FakeWorker]:
-    from studio import tasks
+    from studio.celery import app
 
     worker = FakeWorker()
-    monkeypatch.setattr(tasks.run_generation, "apply_async", worker.apply_async)
+    monkeypatch.setattr(app, "send_task", worker.send_task)
     yield worker
     worker.join()
 
@@ -108,7 +104,7 @@ def fake_worker(monkeypatch: pytest.MonkeyPatch, api_redis: None) -> Iterator[Fa
 @pytest.fixture(autouse=True)
 def broadcasts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     """Registry broadcasts recorded instead of sent: no worker listens in these tests."""
-    from studio import worker_control
+    from studio.services import adapter_broadcast
 
     sent: list[tuple[str, dict[str, Any]]] = []
 
@@ -116,5 +112,5 @@ def broadcasts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any
         sent.append((command, arguments))
         return {}
 
-    monkeypatch.setattr(worker_control, "_broadcast", record)
+    monkeypatch.setattr(adapter_broadcast, "_broadcast", record)
     return sent

@@ -284,7 +284,7 @@ def test_a_registered_expert_is_text_unless_its_manifest_says_structured(
     import ui4a
     from studio.models import Project
     from studio.services.generations import generation_create
-    from studio.services.streaming import generation_run
+    from studio.worker.run import generation_run
     from tests.fakes import ScriptedFakeEngine
 
     adapter_register(name="poet", path=make_adapter(system_prompt="You write haiku."))

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from inference.protocol import Message
-from studio.api.protocol import parse_chat_request
 from studio.services.errors import InvalidRequest
+from studio.web.api.protocol import parse_chat_request
 
 
 def parse(**fields: Any) -> Any:

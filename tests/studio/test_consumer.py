@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from studio.consumers import StudioConsumer
-from studio.services.streaming import generation_run
+from studio.web.consumers import StudioConsumer
+from studio.worker.run import generation_run
 from tests.fakes import ScriptedFakeEngine
 
 pytestmark = [

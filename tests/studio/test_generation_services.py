@@ -10,13 +10,10 @@ from typing import Any
 import pytest
 
 from studio.models import Generation, Project
+from studio.selectors import generation_snapshot
 from studio.services.errors import InvalidRequest
-from studio.services.generations import (
-    generation_cancel,
-    generation_create,
-    generation_snapshot,
-)
-from studio.services.streaming import generation_run
+from studio.services.generations import generation_cancel, generation_create
+from studio.worker.run import generation_run
 from tests.fakes import ScriptedFakeEngine
 
 pytestmark = [
@@ -149,32 +146,34 @@ def test_a_snapshot_carries_the_rendered_view(enqueued: list[str], spec_text: st
     json.dumps(snapshot)  # the wire format must serialise
 
 
-def test_a_bench_variant_travels_in_the_task_kwargs_and_reaches_the_engine(
+def test_a_bench_variant_runs_through_its_own_task_and_the_served_path_never_sees_it(
     monkeypatch: pytest.MonkeyPatch, spec_text: str
 ) -> None:
-    from studio import tasks
+    from bench.variant_runs import RUN_VARIANT, run_variant, variant_generation_create
+    from inference.serving import hosting
+    from studio.celery import RUN_GENERATION, app
 
-    sent: list[tuple[tuple[str], dict[str, str]]] = []
+    sent: list[tuple[str, tuple[str, ...]]] = []
     monkeypatch.setattr(
-        tasks.run_generation,
-        "apply_async",
-        lambda args, kwargs=None, queue="", task_id="": sent.append((args, kwargs or {})),
+        app, "send_task", lambda name, args, queue="", task_id="": sent.append((name, args))
     )
     served = create()
-    base = generation_create(
+    base = variant_generation_create(
         prompt="a login form", expert="ui", project_id=Project.objects.create().id, variant="base"
     )
-    assert sent == [((str(served.id),), {}), ((str(base.id),), {"variant": "base"})]
+    assert sent == [(RUN_GENERATION, (str(served.id),)), (RUN_VARIANT, (str(base.id), "base"))]
     engine = ScriptedFakeEngine(spec_text)
-    generation_run(generation_id=base.id, engine=engine, variant="base")
+    monkeypatch.setattr(hosting, "current_engine", lambda: engine)
+    run_variant(str(base.id), "base")
     generation_run(generation_id=served.id, engine=engine)
     assert [r.expert for r in engine.requests] == [None, "ui"]
     assert all(r.json_schema is not None for r in engine.requests)
-    with pytest.raises(InvalidRequest) as raised:
-        generation_create(
+    base.refresh_from_db()
+    assert base.status == Generation.Status.DONE
+    with pytest.raises(ValueError, match="unknown variant 'huge'"):
+        variant_generation_create(
             prompt="a form", expert="ui", project_id=Project.objects.create().id, variant="huge"
         )
-    assert raised.value.code == "unknown_variant"
 
 
 def test_cancelling_a_running_generation_aborts_its_engine_request(enqueued: list[str]) -> None:

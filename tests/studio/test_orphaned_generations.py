@@ -14,10 +14,11 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from studio import messages
-from studio.celery import fail_orphaned_generations
 from studio.models import Generation, Project
-from studio.services.orphans import GRACE_SECONDS, WORKER_LOST, generations_fail_orphaned
-from studio.services.streaming import TIMED_OUT, generation_run, watchers_group
+from studio.services.broadcast import watchers_group
+from studio.worker.lifecycle import fail_orphaned_generations
+from studio.worker.orphans import GRACE_SECONDS, WORKER_LOST, generations_fail_orphaned
+from studio.worker.run import TIMED_OUT, generation_run
 from tests.fakes import ScriptedFakeEngine
 
 pytestmark = [

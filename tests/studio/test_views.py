@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from studio.models import Generation, Project
-from studio.services.streaming import generation_run
+from studio.worker.run import generation_run
 from tests.fakes import ScriptedFakeEngine
 
 pytestmark = [

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from inference.datasets.build import build_all, dataset_home
+from inference.offline.datasets.build import build_all, dataset_home
 
 
 class Command(BaseCommand):

@@ -6,8 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from inference.adapters import install_adapters
-from inference.default_model import GGUF_SHA256, prepare_default_model
+from inference.base_model import GGUF_SHA256
+from inference.offline.adapter_install import install_adapters
+from inference.offline.default_model import prepare_default_model
 from inference.paths import adapter_home, model_cache
 
 

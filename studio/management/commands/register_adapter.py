@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from studio import worker_control
+from studio.services import adapter_broadcast
 from studio.services.adapters import AdapterRejected, adapter_register
 
 
@@ -36,7 +36,7 @@ class Command(BaseCommand):
             f"Registered {record.name}: sha256 {record.sha256[:12]}, rank {record.rank}, "
             f"{'structured' if record.structured else 'text'} expert"
         )
-        resident = worker_control.resident_everywhere()
+        resident = adapter_broadcast.resident_everywhere()
         for worker, reply in sorted(resident.items()):
             versions = [a for a in reply.get("resident", []) if a["sha256"] == record.sha256]
             state = f"loaded in {versions[0]['load_ms']} ms" if versions else "not resident yet"

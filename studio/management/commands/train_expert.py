@@ -7,11 +7,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from inference.datasets.build import dataset_home, read_split, records_for
 from inference.experts import EXPERTS, adapter_dir
+from inference.offline.datasets.build import dataset_home, read_split, records_for
+from inference.offline.training.trainer import TrainConfig, train
 from inference.paths import data_home
 from inference.settings import EngineSettings
-from inference.training.trainer import TrainConfig, train
 
 
 class Command(BaseCommand):

@@ -1,0 +1,481 @@
+"""Data-shaped screens: CRUD table, dashboard, pricing, products, kanban/todo, chat, search."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from inference.offline.datasets.common import pick, sample
+from inference.offline.datasets.nodes import button, field, heading, node, page, set_, spec, text
+from inference.offline.datasets.screen import (
+    BRANDS,
+    PEOPLE,
+    Refinement,
+    Screen,
+    edited,
+    find_all,
+    theme_of,
+)
+
+ENTITIES: dict[str, tuple[list[str], list[str]]] = {
+    "customers": (["name", "email", "plan"], ["Free", "Pro", "Team"]),
+    "orders": (["id", "customer", "status", "total"], ["Paid", "Open", "Refunded"]),
+    "invoices": (["number", "client", "status", "amount"], ["Paid", "Due", "Overdue"]),
+    "employees": (["name", "team", "status"], ["Active", "On leave"]),
+    "tickets": (["id", "title", "status"], ["Open", "Pending", "Closed"]),
+    "products": (["sku", "name", "stock", "price"], ["In stock", "Low", "Out"]),
+}
+STATUS_COL = {"customers": "plan", "employees": "status"}
+WORDS = ("Alpha", "Bravo", "Nova", "Zen", "Echo", "Pixel", "Aurora", "Summit", "Comet", "Drift")
+
+
+def _cell(rng: Random, col: str, i: int, statuses: list[str]) -> Any:
+    if col in ("name", "customer", "client"):
+        return pick(rng, PEOPLE)
+    if col == "email":
+        return f"user{i}@example.com"
+    if col in ("total", "amount", "price"):
+        return rng.randint(5, 900)
+    if col == "stock":
+        return rng.randint(0, 120)
+    if col in ("id", "number", "sku"):
+        return f"{col[0].upper()}-{1000 + i}"
+    if col == "title":
+        return f"{pick(rng, WORDS)} issue"
+    if col == "team":
+        return pick(rng, ("Design", "Sales", "Platform", "Support"))
+    return pick(rng, statuses)
+
+
+def crud(rng: Random) -> Screen:
+    entity = pick(rng, list(ENTITIES))
+    cols, statuses = ENTITIES[entity]
+    status_col = STATUS_COL.get(entity, "status")
+    rows = [{c: _cell(rng, c, i, statuses) for c in cols} for i in range(rng.randint(4, 6))]
+    first = cols[0] if cols[0] not in ("id", "number", "sku") else cols[1]
+    state: dict[str, object] = {"draft": "", "filter": "All"}
+    search = rng.random() < 0.5
+    table = node(
+        "table",
+        data=entity,
+        title=entity.capitalize(),
+        cols=cols,
+        filter=[f"{status_col}=filter"],
+        search=search or None,
+        page=5,
+    )
+    add = node(
+        "form",
+        field(f"New {first}", "draft", req=True),
+        submit="Add",
+        on=[
+            {"do": "append", "path": entity, "value": {first: "{draft}", status_col: statuses[0]}},
+            {"do": "reset", "path": "draft"},
+        ],
+    )
+    select = node("select", label=status_col.capitalize(), bind="filter", opts=["All", *statuses])
+    root = page(heading(f"{entity.capitalize()}"), node("row", select), table, add)
+    subjects = [
+        f"a CRUD table of {entity}",
+        f"an admin screen to manage {entity}",
+        f"{entity} list with add form",
+    ]
+    details = [f"columns {', '.join(cols)}", f"a {status_col} filter", "a form to add rows"]
+    if search:
+        details.append("a search box")
+    screen = Screen(
+        "crud",
+        subjects,
+        details,
+        spec(entity.capitalize(), root, state, theme=theme_of(rng), data={entity: rows}),
+    )
+    if not search:
+
+        def add_search(s: dict[str, Any]) -> None:
+            find_all(s["root"], "table")[0]["search"] = True
+
+        screen.refinements.append(
+            Refinement(
+                ("add a search box to the table", "make the table searchable"),
+                edited(screen.spec, add_search),
+            )
+        )
+    return screen
+
+
+METRICS = {
+    "sales": ("month", ["revenue", "cost"]),
+    "traffic": ("week", ["visits", "signups"]),
+    "support": ("week", ["tickets", "solved"]),
+    "fitness": ("day", ["steps", "calories"]),
+}
+PERIODS = {
+    "month": ["Jan", "Feb", "Mar", "Apr", "May", "Jun"],
+    "week": ["W1", "W2", "W3", "W4", "W5"],
+    "day": ["Mon", "Tue", "Wed", "Thu", "Fri"],
+}
+
+
+def dashboard(rng: Random) -> Screen:
+    topic = pick(rng, list(METRICS))
+    x, ys = METRICS[topic]
+    regions = rng.random() < 0.5
+    rows: list[dict[str, Any]] = []
+    for label in PERIODS[x]:
+        for region in ["EU", "US"] if regions else [None]:
+            row: dict[str, Any] = {x: label}
+            if region:
+                row["region"] = region
+            row.update({y: rng.randint(20, 400) for y in ys})
+            rows.append(row)
+    kpis = [
+        node(
+            "stat",
+            label=y.capitalize(),
+            value=str(sum(r[y] for r in rows)),
+            delta=f"+{rng.randint(1, 30)}%",
+            good="up",
+        )
+        for y in ys
+    ]
+    kind = pick(rng, ("line", "bar", "area"))
+    chart = node(
+        "chart",
+        kind=kind,
+        title=f"{ys[0].capitalize()} by {x}",
+        data=topic,
+        x=x,
+        y=ys,
+        filter=["region=region"] if regions else None,
+    )
+    kids = [heading(f"{topic.capitalize()} dashboard"), node("grid", *kpis, cols=len(kpis)), chart]
+    state: dict[str, object] = {}
+    details = [f"KPIs for {' and '.join(ys)}", f"a {kind} chart of {ys[0]} by {x}"]
+    if regions:
+        kids.insert(1, node("select", label="Region", bind="region", opts=["All", "EU", "US"]))
+        state["region"] = "All"
+        details.append("a region filter")
+    if rng.random() < 0.4:
+        kids.append(node("table", data=topic, title="Details", cols=[x, *ys]))
+        details.append("a details table")
+    brand = pick(rng, BRANDS)
+    subjects = [
+        f"a {topic} dashboard",
+        f"{brand} {topic} analytics dashboard",
+        f"dashboard with {topic} KPIs and a chart",
+    ]
+    screen = Screen(
+        "dashboard",
+        subjects,
+        details,
+        spec(
+            f"{brand} {topic}", page(*kids), state or None, theme=theme_of(rng), data={topic: rows}
+        ),
+    )
+    for new_kind in ("bar", "line", "pie", "area"):
+        if new_kind == kind:
+            continue
+
+        def rechart(s: dict[str, Any], k: str = new_kind) -> None:
+            find_all(s["root"], "chart")[0]["kind"] = k
+
+        asks = (
+            f"make the chart a {new_kind} chart",
+            f"use a {new_kind} chart instead",
+            f"switch the chart to {new_kind}",
+        )
+        screen.refinements.append(Refinement(asks, edited(screen.spec, rechart)))
+    return screen
+
+
+TIERS = [("Free", 0), ("Starter", 9), ("Pro", 29), ("Team", 79), ("Enterprise", 199)]
+PERKS = [
+    "Unlimited projects",
+    "Priority support",
+    "Custom domain",
+    "SSO",
+    "Analytics",
+    "API access",
+    "5 seats",
+    "Audit log",
+]
+
+
+def pricing(rng: Random) -> Screen:
+    brand = pick(rng, BRANDS)
+    start = rng.randint(0, 2)
+    tiers = TIERS[start : start + rng.randint(2, 3)]
+    yearly = rng.random() < 0.5
+    cards = []
+    for i, (name, price) in enumerate(tiers):
+        perks = [text(p) for p in PERKS[i * 2 : i * 2 + 2 + (i > 0)]]
+        price_nodes = [heading(f"${price}/mo", 2)]
+        if yearly:
+            price_nodes = [
+                heading(f"${price}/mo", 2, if_="!yearly"),
+                heading(f"${price * 10}/yr", 2, if_="yearly"),
+            ]
+        cards.append(
+            node(
+                "card",
+                *price_nodes,
+                *perks,
+                button(f"Choose {name}", set_("plan", name), "primary" if i == 1 else "secondary"),
+                title=name,
+            )
+        )
+    kids = [
+        heading(f"{brand} pricing"),
+        node("grid", *cards, cols=len(cards)),
+        text("You picked {plan}.", if_="plan"),
+    ]
+    state: dict[str, object] = {"plan": ""}
+    details = [
+        f"{len(tiers)} tiers: {', '.join(n for n, _ in tiers)}",
+        "a choose button on each plan",
+    ]
+    if yearly:
+        kids.insert(1, node("switch", label="Yearly billing", bind="yearly"))
+        state["yearly"] = False
+        details.append("a monthly/yearly toggle")
+    subjects = [
+        f"a pricing page for {brand}",
+        "pricing table with plans",
+        f"{brand} plans and pricing",
+    ]
+    return Screen(
+        "pricing",
+        subjects,
+        details,
+        spec(f"{brand} pricing", page(*kids), state, theme=theme_of(rng)),
+    )
+
+
+GOODS = [
+    ("Desk lamp", 39),
+    ("Headphones", 129),
+    ("Backpack", 59),
+    ("Notebook", 12),
+    ("Water bottle", 25),
+    ("Keyboard", 89),
+    ("Plant pot", 18),
+    ("Sneakers", 110),
+]
+
+
+def products(rng: Random) -> Screen:
+    brand = pick(rng, BRANDS)
+    goods = sample(rng, GOODS, rng.choice((1, 3, 4)))
+    cards = []
+    for name, price in goods:
+        slug = name.lower().replace(" ", "-")
+        kids = [
+            node("image", src=f"https://example.com/img/{slug}.jpg", alt=name),
+            heading(name, 3),
+            text(f"${price}"),
+        ]
+        if rng.random() < 0.3:
+            kids.append(node("badge", text="New", tone="success"))
+        kids.append(button("Add to cart", {"do": "increment", "path": "cart", "by": 1}))
+        cards.append(node("card", *kids))
+    body = cards[0] if len(cards) == 1 else node("grid", *cards, cols=min(len(cards), 4))
+    root = page(
+        node("row", heading(f"{brand} shop"), node("badge", text="Cart: {cart}", tone="info")), body
+    )
+    one = len(goods) == 1
+    subjects = (
+        [f"a product card for a {goods[0][0].lower()}"]
+        if one
+        else [
+            f"a product grid for {brand}",
+            "an online shop product listing",
+            f"{len(goods)} product cards",
+        ]
+    )
+    details = ["product images", "prices", "add to cart buttons", "a cart counter"]
+    return Screen(
+        "products", subjects, details, spec(f"{brand} shop", root, {"cart": 0}, theme=theme_of(rng))
+    )
+
+
+def kanban(rng: Random) -> Screen:
+    topic = pick(
+        rng, ("launch", "website redesign", "hiring", "moving house", "wedding", "sprint 12")
+    )
+    tasks = sample(
+        rng,
+        [
+            "Write brief",
+            "Book venue",
+            "Draft copy",
+            "Review PR",
+            "Call vendor",
+            "Order boxes",
+            "Plan budget",
+            "Send invites",
+            "Fix bugs",
+        ],
+        5,
+    )
+    board = rng.random() < 0.5
+    form = node(
+        "form",
+        field("New task", "draft", req=True),
+        submit="Add task",
+        on=[
+            {
+                "do": "append",
+                "path": "tasks",
+                "value": {"task": "{draft}", "status": "Todo", "done": False},
+            },
+            {"do": "reset", "path": "draft"},
+        ],
+    )
+    rows = [
+        {"task": t, "status": pick(rng, ("Todo", "Doing", "Done")), "done": False} for t in tasks
+    ]
+    if board:
+        lanes = ("Todo", "Doing", "Done")
+        item = node("card", text("{.task}"), button("Remove", {"do": "remove"}, "ghost"))
+        cols = [
+            node(
+                "list", item, data="tasks", filter=[f"status='{s}'"], empty=f"Nothing {s.lower()}."
+            )
+            for s in lanes
+        ]
+        titles = node("grid", *(heading(s, 3) for s in lanes), cols=3)
+        root = page(
+            heading(f"{topic.capitalize()} board"), form, titles, node("grid", *cols, cols=3)
+        )
+        subjects = [
+            f"a kanban board for {topic}",
+            f"{topic} task board with columns",
+            "a trello-like board",
+        ]
+        details = ["Todo, Doing and Done columns", "a form to add tasks"]
+    else:
+        item = node(
+            "row",
+            node("checkbox", label="{.task}", bind=".done"),
+            button("Remove", {"do": "remove"}, "ghost"),
+        )
+        root = page(
+            heading(f"{topic.capitalize()} to-dos"),
+            form,
+            node("list", item, data="tasks", empty="No tasks yet."),
+        )
+        subjects = [f"a todo list for {topic}", f"{topic} checklist", "a simple to-do app"]
+        details = ["checkboxes to tick tasks off", "remove buttons", "a form to add tasks"]
+    return Screen(
+        "kanban",
+        subjects,
+        details,
+        spec(
+            f"{topic.capitalize()}", root, {"draft": ""}, theme=theme_of(rng), data={"tasks": rows}
+        ),
+    )
+
+
+def chat(rng: Random) -> Screen:
+    who = pick(rng, PEOPLE)
+    lines = sample(
+        rng,
+        [
+            "Hi! How are you?",
+            "Did you see the new build?",
+            "Lunch at noon?",
+            "Sure, sounds good.",
+            "I'll send the file.",
+            "Thanks!",
+        ],
+        4,
+    )
+    msgs = [
+        {"who": "You" if i % 2 else who.split()[0], "text": line} for i, line in enumerate(lines)
+    ]
+    item = node("card", text("{.who}: {.text}"))
+    form = node(
+        "form",
+        field("Message", "draft", req=True, placeholder="Type a message"),
+        submit="Send",
+        on=[
+            {"do": "append", "path": "messages", "value": {"who": "You", "text": "{draft}"}},
+            {"do": "reset", "path": "draft"},
+        ],
+    )
+    root = page(
+        node("row", heading(who, 2), node("badge", text="Online", tone="success")),
+        node("list", item, data="messages"),
+        form,
+    )
+    subjects = [
+        f"a chat window with {who}",
+        "a messaging screen",
+        f"direct messages with {who.split()[0]}",
+    ]
+    details = ["a message history", "a message box with a send button", "an online badge"]
+    return Screen(
+        "chat",
+        subjects,
+        details,
+        spec(
+            f"Chat with {who.split()[0]}",
+            root,
+            {"draft": ""},
+            theme=theme_of(rng),
+            data={"messages": msgs},
+        ),
+    )
+
+
+CATALOGS = {
+    "recipes": (
+        ["Pasta", "Soup", "Salad", "Dessert"],
+        ["Tomato pasta", "Lentil soup", "Greek salad", "Apple pie", "Pesto pasta", "Miso soup"],
+    ),
+    "articles": (
+        ["News", "Guides", "Opinion"],
+        ["Intro to Rust", "Garden tips", "Why tests matter", "City budget news", "Baking guide"],
+    ),
+    "jobs": (
+        ["Remote", "Onsite", "Hybrid"],
+        ["Backend engineer", "UX designer", "Data analyst", "Support lead", "iOS developer"],
+    ),
+    "hotels": (
+        ["City", "Beach", "Mountain"],
+        ["Harbor Inn", "Sunset Resort", "Alpine Lodge", "Central Suites", "Lake House"],
+    ),
+}
+
+
+def search(rng: Random) -> Screen:
+    what = pick(rng, list(CATALOGS))
+    cats, names = CATALOGS[what]
+    rows = [
+        {"name": n, "category": pick(rng, cats), "rating": round(rng.uniform(3, 5), 1)}
+        for n in names
+    ]
+    kids = [heading(f"Search {what}"), field("Search", "q", "search", placeholder=f"Search {what}")]
+    state: dict[str, object] = {"q": ""}
+    flt = ["*~q"]
+    details = ["a search box", "a results list"]
+    if rng.random() < 0.6:
+        kids.append(node("select", label="Category", bind="category", opts=["All", *cats]))
+        state["category"] = "All"
+        flt.append("category=category")
+        details.append("a category filter")
+    item = node("card", heading("{.name}", 3), text("{.category} · {.rating} stars"))
+    kids.append(node("list", item, data="results", filter=flt, empty="No results."))
+    subjects = [f"search results for {what}", f"a {what} search page", f"find {what} with filters"]
+    return Screen(
+        "search",
+        subjects,
+        details,
+        spec(
+            f"{what.capitalize()} search",
+            page(*kids),
+            state,
+            theme=theme_of(rng),
+            data={"results": rows},
+        ),
+    )

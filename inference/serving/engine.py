@@ -1,0 +1,217 @@
+"""Hosts one vLLM `AsyncLLM` per process, driven by an asyncio loop on a background thread.
+
+Celery runs tasks on threads (`-P threads`); each task calls `stream()` and iterates deltas
+synchronously while the shared engine batches every concurrent request together. Building an
+engine costs most of a minute, so it happens once, when the worker starts, never per task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import queue
+import threading
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from inference.loras import AdapterRef, local_ref
+from inference.protocol import Delta, GenerationRequest
+from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
+from inference.serving.residency import LoraResidency
+from inference.settings import EngineSettings
+
+log = logging.getLogger(__name__)
+
+_END = object()
+
+
+class VllmEngine:
+    """The real engine: base model plus one LoRA adapter per expert, with `enable_lora`."""
+
+    def __init__(self, settings: EngineSettings, *, count_prefix_cache: bool = False) -> None:
+        self.settings = settings
+        self._prefix_counter = PrefixCacheCounter() if count_prefix_cache else None
+        # CPU builds size their KV cache from this; harmless on GPUs.
+        os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="vllm-engine-loop", daemon=True
+        )
+        self._thread.start()
+        self._llm: Any = self._call(self._build())
+        self._tokenizer: Any = self._llm.get_tokenizer()
+        self.residency = LoraResidency(self._llm, settings.max_resident_loras)
+        self._closed = False
+
+    def _call(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    async def _build(self) -> Any:
+        from vllm.engine.arg_utils import AsyncEngineArgs
+        from vllm.platforms import current_platform
+        from vllm.v1.engine.async_llm import AsyncLLM
+
+        on_cpu = current_platform.is_cpu()
+        if on_cpu and self.settings.tensor_parallel_size == 1:
+            # Run the model inside vLLM's engine-core process (its "uni" executor) rather than
+            # in a worker process of its own: the two poll each other over shared memory, and
+            # on a small host that polling takes a core from the model: single-stream decode
+            # ran about 1.3x faster this way on 2 cores (bench/RESULTS.md).
+            os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
+        if on_cpu and self.settings.cpu_threads:
+            # The engine-core process is spawned from this one and inherits it.
+            os.environ["OMP_NUM_THREADS"] = str(self.settings.cpu_threads)
+        args = AsyncEngineArgs(
+            model=self.settings.model,
+            enable_lora=True,
+            max_loras=self.settings.max_loras,
+            # vLLM's own cache is as large as our residency bound, so it never evicts on its
+            # own: LoraResidency decides, and times each load.
+            max_cpu_loras=self.settings.max_resident_loras,
+            max_lora_rank=self.settings.max_lora_rank,
+            max_model_len=self.settings.max_model_len,
+            max_num_seqs=self.settings.max_num_seqs,
+            tensor_parallel_size=self.settings.tensor_parallel_size,
+            enable_prefix_caching=True,
+            # This CPU has no native bf16, and fp32 ran faster than vLLM's bf16 default.
+            dtype="float32" if on_cpu else "auto",
+            # The CPU worker refuses the default fraction on a small machine.
+            gpu_memory_utilization=0.5 if on_cpu else 0.9,
+            structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
+            disable_log_stats=True,
+        )
+        loggers = [self._prefix_counter.logger_factory()] if self._prefix_counter else None
+        return AsyncLLM.from_engine_args(args, stat_loggers=loggers)
+
+    def prompt_for(self, request: GenerationRequest) -> str:
+        messages = [{"role": m.role, "content": m.content} for m in request.messages]
+        extra: dict[str, Any] = {"tools": list(request.tools)} if request.tools else {}
+        text = self._tokenizer.apply_chat_template(
+            messages, tokenize=False, add_generation_prompt=True, **extra
+        )
+        return str(text)
+
+    def _adapter(self, request: GenerationRequest) -> AdapterRef | None:
+        if request.adapter is not None:
+            return request.adapter
+        if request.expert is None:
+            return None
+        return local_ref(request.expert, self.settings.adapter_root)
+
+    def _sampling_params(self, request: GenerationRequest) -> Any:
+        from vllm.sampling_params import RequestOutputKind, SamplingParams, StructuredOutputsParams
+
+        structured = None
+        if request.json_schema is not None:
+            structured = StructuredOutputsParams(json=request.json_schema)
+        return SamplingParams(
+            max_tokens=request.max_tokens,
+            temperature=request.temperature,
+            top_p=request.top_p,
+            ignore_eos=request.ignore_eos,
+            stop=list(request.stop) or None,
+            output_kind=RequestOutputKind.DELTA,
+            structured_outputs=structured,
+        )
+
+    async def _produce(self, request: GenerationRequest, out: queue.Queue[object]) -> None:
+        adapter = None  # set once acquired, so only an acquired adapter is released
+        try:
+            wanted = self._adapter(request)
+            load_ms = None
+            lora_request = None
+            if wanted is not None:
+                from vllm.lora.request import LoRARequest
+
+                load_ms = await self.residency.acquire(wanted)
+                adapter = wanted
+                lora_request = LoRARequest(wanted.name, wanted.lora_id, wanted.path)
+            tokens = prompt_tokens = 0
+            stream: AsyncIterator[Any] = self._llm.generate(
+                self.prompt_for(request),
+                self._sampling_params(request),
+                request.request_id,
+                lora_request=lora_request,
+            )
+            async for output in stream:
+                completion = output.outputs[0]
+                tokens += len(completion.token_ids)
+                reason = completion.finish_reason if output.finished else None
+                if output.finished and reason is None:
+                    reason = "abort"
+                # With delta outputs only some carry the prompt's ids; keep the count once seen.
+                prompt_tokens = len(output.prompt_token_ids or ()) or prompt_tokens
+                out.put(Delta(completion.text, tokens, reason, prompt_tokens, load_ms))
+                load_ms = None  # said once, on the first delta
+        except BaseException as exc:  # handed to the consuming thread, which re-raises
+            out.put(exc)
+        finally:
+            if adapter is not None:
+                await self.residency.release(adapter)
+            out.put(_END)
+
+    def stream(self, request: GenerationRequest) -> Iterator[Delta]:
+        if self._closed:
+            raise RuntimeError("the engine has been shut down")
+        out: queue.Queue[object] = queue.Queue()
+        future = asyncio.run_coroutine_threadsafe(self._produce(request, out), self._loop)
+        finished = False
+        try:
+            while (item := out.get()) is not _END:
+                if isinstance(item, BaseException):
+                    raise item
+                assert isinstance(item, Delta)
+                finished = item.finished
+                yield item
+        finally:
+            if not finished:  # the caller stopped early: free the engine's slot
+                self.abort(request.request_id)
+            future.cancel()
+
+    def reset_prefix_cache(self) -> None:
+        """Drop every cached prefix block, so the next request computes its whole prompt."""
+        if not self._call(self._llm.reset_prefix_cache()):
+            raise RuntimeError("the prefix cache can only be reset while no request runs")
+
+    def prefix_cache_stats(self) -> PrefixCacheStats:
+        """Prompt tokens looked up in the prefix cache and found there, since the start."""
+        if self._prefix_counter is None:
+            raise RuntimeError("start the engine with count_prefix_cache=True to count")
+        return self._prefix_counter.snapshot()
+
+    def abort(self, request_id: str) -> None:
+        if not self._closed:
+            self._call(self._llm.abort(request_id))
+
+    def load_adapter(self, ref: AdapterRef) -> float:
+        return float(self._call(self.residency.preload(ref)))
+
+    def unload_adapter(self, lora_id: int, *, wait: bool) -> None:
+        """With `wait=False` the drain runs on the engine's loop and this returns at once, so a
+        broadcast handler never blocks the worker's consumer behind a long generation."""
+        future = asyncio.run_coroutine_threadsafe(self.residency.unload(lora_id), self._loop)
+        if wait:
+            future.result()
+
+    def resident_adapters(self) -> list[dict[str, Any]]:
+        async def snapshot() -> list[dict[str, Any]]:
+            return self.residency.snapshot()
+
+        return list(self._call(snapshot()))
+
+    def shutdown(self) -> None:
+        """Stop the engine core process and the loop; safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            # Shut down on the engine's own loop so its output task is cancelled cleanly.
+            self._call(self._shutdown_on_loop())
+        finally:
+            self._llm = None
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+
+    async def _shutdown_on_loop(self) -> None:
+        self._llm.shutdown()

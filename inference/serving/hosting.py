@@ -1,0 +1,75 @@
+"""The process-wide engine: started once per worker process, stopped on shutdown.
+
+Celery installs its own SIGTERM handler after `worker_init`; its warm shutdown fires
+`worker_shutdown`, which stops the engine (see studio/celery.py).
+
+Tests may install another engine (a fake, in unit tests only); production code never does.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+
+from inference.loras import AdapterRef
+from inference.protocol import Engine
+
+log = logging.getLogger(__name__)
+_lock = threading.Lock()
+_engine: Engine | None = None
+
+
+class EngineNotRunning(RuntimeError):
+    """This process hosts no engine (it is not a worker, or the engine failed to start)."""
+
+
+def start_engine(*, warm_up_with: AdapterRef | None = None) -> Engine:
+    """`warm_up_with` is the ui expert's registered version, so the warm-up makes the very
+    adapter resident that requests will name."""
+    global _engine
+    with _lock:
+        if _engine is None:
+            from inference.serving.engine import VllmEngine
+            from inference.settings import EngineSettings
+
+            settings = EngineSettings.from_env()
+            log.info("starting the engine for %s (%s)", settings.profile, settings.model)
+            _engine = VllmEngine(settings)
+            _warm_up(_engine, warm_up_with)
+            atexit.register(stop_engine)
+        return _engine
+
+
+def _warm_up(engine: Engine, ui_adapter: AdapterRef | None) -> None:
+    """Compile the UI4A grammar and cache the ui expert's system prompt before the first user
+    asks, so their first token is not spent on one-off work."""
+    from inference.serving.prompts import request_for
+
+    request = request_for(
+        request_id="warm-up", expert="ui", prompt="warm up", max_tokens=2, adapter=ui_adapter
+    )
+    for _ in engine.stream(request):
+        pass
+
+
+def install_engine(engine: Engine | None) -> None:
+    """Replace the process's engine; for tests that bring their own."""
+    global _engine
+    with _lock:
+        _engine = engine
+
+
+def current_engine() -> Engine:
+    if _engine is None:
+        raise EngineNotRunning("no engine is running in this process")
+    return _engine
+
+
+def stop_engine() -> None:
+    global _engine
+    with _lock:
+        engine, _engine = _engine, None
+    if engine is not None:
+        log.info("stopping the engine")
+        engine.shutdown()

@@ -1,7 +1,0 @@
-"""WebSocket routes."""
-
-from django.urls import path
-
-from studio.consumers import StudioConsumer
-
-websocket_urlpatterns = [path("ws/studio/", StudioConsumer.as_asgi())]

@@ -1,0 +1,200 @@
+"""The /v1/ endpoints: authenticate, parse, call a service, shape the answer. Nothing else.
+
+Keys come only from `Authorization: Bearer`; CSRF does not apply, as no cookie authenticates.
+A client that disconnects cancels its generation: Django cancels the view (or closes the event
+stream), and leaving always cancels a generation that has not finished.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from studio.models import ApiKey
+from studio.selectors import CompletionResult, completion_result, models_list
+from studio.services.api_keys import api_key_authenticate
+from studio.services.completions import completion_create
+from studio.services.errors import EngineFailed, InvalidRequest, NotFound, TooLarge
+from studio.services.generations import generation_cancel
+from studio.services.limits import limits_acquire, limits_release
+from studio.services.shared_views import view_document_for, view_token_for
+from studio.services.watch import GenerationWatch
+from studio.web.api import wire
+from studio.web.api.errors import error_event, error_response
+from studio.web.api.protocol import parse_chat_request
+from studio.web.security import view_policy
+
+
+def _authenticate(request: HttpRequest) -> ApiKey:
+    return api_key_authenticate(
+        authorization=request.headers.get("Authorization", ""), query=request.GET.dict()
+    )
+
+
+def _body(request: HttpRequest) -> bytes:
+    limit = settings.MACARON_API_MAX_BODY_BYTES
+    too_large = TooLarge("request_too_large", f"Request bodies are limited to {limit} bytes.")
+    declared = request.headers.get("Content-Length", "0")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large  # refused before reading it
+    try:
+        body = request.body
+    except RequestDataTooBig:  # Django's own, larger limit
+        raise too_large from None
+    if len(body) > limit:
+        raise too_large
+    return body
+
+
+def _view_url(request: HttpRequest, result: CompletionResult) -> str | None:
+    if result.spec is None:
+        return None
+    token = view_token_for(generation_id=result.id)
+    return request.build_absolute_uri(reverse("api-view", args=[token]))
+
+
+def _headers(result: CompletionResult) -> dict[str, str]:
+    return {"x-macaron-expert": result.expert, "x-macaron-routing": result.routing.get("mode", "")}
+
+
+@csrf_exempt
+@require_POST
+async def chat_completions(request: HttpRequest) -> HttpResponseBase:
+    request_id = str(uuid.uuid4())
+    try:
+        api_key = await database_sync_to_async(_authenticate)(request)
+        chat = parse_chat_request(_body(request), max_tokens=settings.MACARON_API_MAX_TOKENS)
+        await database_sync_to_async(limits_acquire)(key_id=api_key.pk, request_id=request_id)
+    except InvalidRequest as exc:
+        return error_response(exc)
+    watch = GenerationWatch(uuid.uuid4())
+    try:
+        await watch.join()
+        started = await database_sync_to_async(completion_create)(
+            generation_id=watch.generation_id,
+            api_key=api_key,
+            model=chat.model,
+            router_name=chat.router,
+            messages=chat.messages,
+            max_tokens=chat.max_tokens,
+            temperature=chat.temperature,
+            top_p=chat.top_p,
+            stop=chat.stop,
+            tools=chat.tools,
+        )
+    except BaseException as exc:
+        await _finish(watch, api_key, request_id)
+        if isinstance(exc, InvalidRequest):
+            return error_response(exc)
+        raise
+    response: HttpResponseBase
+    if chat.stream:
+        events = _stream(request, watch, started, api_key, request_id)
+        response = StreamingHttpResponse(events, content_type="text/event-stream")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # proxies must pass events on at once
+    else:
+        try:
+            async for _ in watch.pieces(timeout=settings.MACARON_API_TIMEOUT_SECONDS):
+                pass
+            result = await _result(started, api_key)
+            body = wire.completion_body(result, view_url=_view_url(request, result))
+            response = JsonResponse(body)
+        except InvalidRequest as exc:
+            response = error_response(exc)
+        finally:
+            await _finish(watch, api_key, request_id)
+    for name, value in _headers(started).items():
+        response[name] = value
+    return response
+
+
+async def _stream(
+    request: HttpRequest,
+    watch: GenerationWatch,
+    started: CompletionResult,
+    api_key: ApiKey,
+    request_id: str,
+) -> AsyncIterator[bytes]:
+    try:
+        yield wire.chunk(started, {"role": "assistant", "content": ""})
+        async for piece in watch.pieces(timeout=settings.MACARON_API_TIMEOUT_SECONDS):
+            yield wire.chunk(started, {"content": piece})
+        result = await _result(started, api_key)
+        yield wire.last_chunk(result, view_url=_view_url(request, result))
+    except InvalidRequest as exc:
+        yield error_event(exc)
+    finally:
+        await _finish(watch, api_key, request_id)
+
+
+async def _result(started: CompletionResult, api_key: ApiKey) -> CompletionResult:
+    result: CompletionResult = await database_sync_to_async(completion_result)(
+        generation_id=started.id, api_key=api_key
+    )
+    if result.failed:
+        raise EngineFailed("engine_error", result.error or "The engine failed.")
+    return result
+
+
+async def _finish(watch: GenerationWatch, api_key: ApiKey, request_id: str) -> None:
+    """The request is over: answered, failed, timed out or disconnected. A generation still
+    running then has nobody to answer, so it stops (a no-op once it has finished)."""
+    await watch.leave()
+    await database_sync_to_async(generation_cancel)(generation_id=watch.generation_id)
+    await database_sync_to_async(limits_release)(key_id=api_key.pk, request_id=request_id)
+
+
+@require_GET
+def completion_detail(request: HttpRequest, completion_id: str) -> HttpResponse:
+    """A stored completion of the caller's (OpenAI's "retrieve a chat completion")."""
+    try:
+        api_key = _authenticate(request)
+        generation_id = _generation_id(completion_id)
+        result = completion_result(generation_id=generation_id, api_key=api_key)
+    except InvalidRequest as exc:
+        return error_response(exc)
+    return JsonResponse(wire.completion_body(result, view_url=_view_url(request, result)))
+
+
+def _generation_id(completion_id: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(completion_id.removeprefix("chatcmpl-"))
+    except ValueError:
+        raise NotFound("completion_not_found", "No completion with that id.") from None
+
+
+@require_GET
+def models(request: HttpRequest) -> HttpResponse:
+    try:
+        _authenticate(request)
+    except InvalidRequest as exc:
+        return error_response(exc)
+    data = [{"object": "model", "created": 0, "owned_by": "macaron", **m} for m in models_list()]
+    return JsonResponse({"object": "list", "data": data})
+
+
+@require_GET
+def view_document(request: HttpRequest, token: str) -> HttpResponse:
+    """A ui generation's rendered view, sandboxed and offline by its policy."""
+    try:
+        document = view_document_for(token=token)
+    except InvalidRequest as exc:
+        return error_response(exc)
+    response = HttpResponse(document, content_type="text/html; charset=utf-8")
+    response["Content-Security-Policy"] = view_policy()
+    return response

@@ -1,0 +1,76 @@
+"""Collects the engine's deltas and sends them to the generation's watchers as numbered batches.
+
+Batches go out at most every `MACARON_BATCH_SECONDS` (the first one at once, for a fast first
+render), each with a sequence number. Every batch first writes the text so far to the row, so a
+client that sees a gap can fetch the whole text; a write that finds the row cancelled sends
+nothing (`studio.worker.row`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.utils import timezone
+
+from inference.protocol import Delta
+from studio import messages
+from studio.models import Generation
+from studio.services.broadcast import group_send, watchers_group
+from studio.worker.partials import partial_view
+from studio.worker.row import Progress, RunningRow
+
+
+class Batcher:
+    def __init__(self, generation: Generation, interval: float) -> None:
+        self.generation = generation
+        self.row = RunningRow(generation)
+        self.progress = Progress()
+        self.group = watchers_group(generation)
+        self.interval = interval
+        self.pending = ""
+        self.last_flush = 0.0
+        # Engine time up to the newest delta: lets clients tell our overhead from the engine's.
+        self.engine_started = time.monotonic()
+        self.engine_elapsed = 0.0
+
+    @property
+    def cancelled(self) -> bool:
+        return self.row.cancelled
+
+    def add(self, delta: Delta) -> None:
+        progress = self.progress
+        self.engine_elapsed = time.monotonic() - self.engine_started
+        if delta.adapter_load_ms is not None:
+            progress.adapter_load_ms = delta.adapter_load_ms
+        progress.text += delta.text
+        self.pending += delta.text
+        progress.tokens = delta.tokens
+        progress.prompt_tokens = delta.prompt_tokens or progress.prompt_tokens
+        if progress.first_token_at is None and delta.tokens:
+            progress.first_token_at = timezone.now()
+            self.row.write(first_token_at=progress.first_token_at)
+            self.flush()
+        elif time.monotonic() - self.last_flush >= self.interval:
+            self.flush()
+
+    def flush(self) -> None:
+        progress = self.progress
+        if not self.pending or self.cancelled:
+            return
+        if not self.row.write(text=progress.text, seq=progress.seq + 1, tokens=progress.tokens):
+            return
+        progress.seq += 1
+        message: dict[str, Any] = {
+            "type": messages.GENERATION_DELTA,
+            "generation": str(self.generation.pk),
+            "seq": progress.seq,
+            "delta": self.pending,
+            "tokens": progress.tokens,
+            **partial_view(self.generation, progress.text),
+        }
+        message["sent_at"] = time.time()  # lets clients measure delivery; wall clock on purpose
+        message["engine_s"] = round(self.engine_elapsed, 4)
+        group_send(self.group, message)
+        self.pending = ""
+        self.last_flush = time.monotonic()

@@ -1,0 +1,35 @@
+"""Bench variants of a request: the base model without the adapter, the expert without grammar."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.variants import VARIANTS, UnknownVariant, apply_variant
+from inference.serving.prompts import request_for
+
+
+def test_trained_is_the_request_as_served() -> None:
+    request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
+    assert apply_variant(request, "trained") is request
+
+
+def test_base_drops_the_adapter_and_keeps_prompt_and_grammar() -> None:
+    request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
+    base = apply_variant(request, "base")
+    assert base.expert is None
+    assert base.json_schema == request.json_schema is not None
+    assert base.messages == request.messages and base.max_tokens == 50
+
+
+def test_unconstrained_keeps_the_adapter_and_drops_the_grammar() -> None:
+    request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
+    free = apply_variant(request, "unconstrained")
+    assert free.expert == "ui" and free.json_schema is None
+    assert free.messages == request.messages
+
+
+def test_an_unknown_variant_is_refused_by_name() -> None:
+    request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
+    with pytest.raises(UnknownVariant, match="unknown variant 'tiny'; use one of"):
+        apply_variant(request, "tiny")
+    assert set(VARIANTS) == {"trained", "base", "unconstrained"}
