@@ -29,4 +29,4 @@ test: setup lint
 	$(PY) -m pytest -q
 
 clean:
-	rm -rf var/run test-artifacts .pytest_cache .mypy_cache .ruff_cache
+	rm -rf var/run test-artifacts .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -14,9 +14,9 @@ from django.http import HttpRequest
 
 from inference.loras import AdapterInvalid, inspect_adapter, served_base
 from inference.settings import EngineSettings
+from studio.errors import NotFound
 from studio.models import Adapter
 from studio.services.adapters import NAME, AdapterRejected, adapter_register, adapter_unregister
-from studio.services.errors import NotFound
 
 
 class AdapterRegisterForm(forms.ModelForm):  # type: ignore[type-arg]

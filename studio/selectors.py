@@ -13,9 +13,9 @@ from django.db.models import QuerySet
 from inference.experts import EXPERTS, Expert, expert_summary, manifest_summary
 from inference.loras import AdapterRef
 from inference.profiles import PROFILES
+from studio.errors import InvalidRequest, NotFound
 from studio.models import FINISHED_STATUSES, Adapter, ApiKey, Generation, Project
-from studio.services.errors import InvalidRequest, NotFound
-from studio.services.rendered_views import view_payload
+from studio.rendered_views import view_payload
 
 
 def project_get(*, project_id: uuid.UUID) -> Project | None:

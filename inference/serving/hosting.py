@@ -1,7 +1,7 @@
 """The process-wide engine: started once per worker process, stopped on shutdown.
 
 Celery installs its own SIGTERM handler after `worker_init`; its warm shutdown fires
-`worker_shutdown`, which stops the engine (see studio/celery.py).
+`worker_shutdown`, which stops the engine (see studio/worker/lifecycle.py).
 
 Tests may install another engine (a fake, in unit tests only); production code never does.
 """
@@ -14,6 +14,9 @@ import threading
 
 from inference.loras import AdapterRef
 from inference.protocol import Engine
+from inference.serving.engine import VllmEngine
+from inference.serving.prompts import request_for
+from inference.settings import EngineSettings
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -30,9 +33,6 @@ def start_engine(*, warm_up_with: AdapterRef | None = None) -> Engine:
     global _engine
     with _lock:
         if _engine is None:
-            from inference.serving.engine import VllmEngine
-            from inference.settings import EngineSettings
-
             settings = EngineSettings.from_env()
             log.info("starting the engine for %s (%s)", settings.profile, settings.model)
             _engine = VllmEngine(settings)
@@ -44,8 +44,6 @@ def start_engine(*, warm_up_with: AdapterRef | None = None) -> Engine:
 def _warm_up(engine: Engine, ui_adapter: AdapterRef | None) -> None:
     """Compile the UI4A grammar and cache the ui expert's system prompt before the first user
     asks, so their first token is not spent on one-off work."""
-    from inference.serving.prompts import request_for
-
     request = request_for(
         request_id="warm-up", expert="ui", prompt="warm up", max_tokens=2, adapter=ui_adapter
     )

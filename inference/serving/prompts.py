@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ui4a
 from inference.experts import Expert, get_expert
 from inference.loras import AdapterRef
 from inference.protocol import GenerationRequest, Message
@@ -83,8 +84,6 @@ def chat_request_for(
     spec = expert if isinstance(expert, Expert) else get_expert(expert)
     json_schema = None
     if spec.structured:
-        import ui4a
-
         json_schema = ui4a.json_schema()
     return GenerationRequest(
         request_id=request_id,

@@ -23,10 +23,10 @@ from inference.base_model import sha256_of
 from inference.experts import EXPERTS, adapter_dir
 from inference.loras import WEIGHTS, AdapterInvalid, AdapterRef, inspect_adapter, served_base
 from inference.settings import EngineSettings
+from studio.errors import InvalidRequest, NotFound
 from studio.models import Adapter
 from studio.selectors import adapter_get_active
 from studio.services import adapter_broadcast
-from studio.services.errors import InvalidRequest, NotFound
 
 log = logging.getLogger(__name__)
 

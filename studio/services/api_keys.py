@@ -8,8 +8,8 @@ import secrets
 
 from django.db import IntegrityError, transaction
 
+from studio.errors import NotAuthenticated, NotFound
 from studio.models import ApiKey
-from studio.services.errors import NotAuthenticated, NotFound
 
 KEY_MARK = "mk-"  # makes leaked keys easy to spot (and to refuse in URLs)
 PREFIX_LENGTH = 12  # the mark plus 9 random characters: shown, stored, used to find the row

@@ -16,9 +16,9 @@ from inference import router
 from inference.experts import EXPERTS
 from inference.profiles import PROFILES
 from inference.protocol import Message
+from studio.errors import InvalidRequest, NotFound
 from studio.models import ApiKey, Generation
 from studio.selectors import CompletionResult, completion_of, expert_resolve
-from studio.services.errors import InvalidRequest, NotFound
 from studio.services.generations import generation_enqueue
 
 

@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from inference.experts import EXPERTS
 from studio.celery import RUN_GENERATION, app
+from studio.errors import InvalidRequest
 from studio.models import Generation, Project
 from studio.selectors import expert_resolve
 from studio.services.broadcast import announce_done
-from studio.services.errors import InvalidRequest
 
 log = logging.getLogger(__name__)
 

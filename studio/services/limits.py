@@ -13,7 +13,7 @@ import time
 import redis
 from django.conf import settings
 
-from studio.services.errors import RateLimited
+from studio.errors import RateLimited
 
 WINDOW_SECONDS = 60
 

@@ -11,8 +11,8 @@ import uuid
 from django.core import signing
 
 import ui4a
+from studio.errors import NotFound
 from studio.models import Generation
-from studio.services.errors import NotFound
 
 SALT = "macaron.api.view"
 

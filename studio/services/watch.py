@@ -16,8 +16,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from studio import messages
+from studio.errors import EngineFailed
 from studio.selectors import completion_finished, completion_text
-from studio.services.errors import EngineFailed
 
 POLL_SECONDS = 10.0  # how long to trust the channel layer before asking the row
 

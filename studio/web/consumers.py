@@ -10,8 +10,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from studio import messages
+from studio.errors import InvalidRequest
 from studio.selectors import generation_snapshot
-from studio.services.errors import InvalidRequest
 from studio.services.generations import generation_create
 from studio.services.projects import project_create
 

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 import ui4a
+from studio.errors import InvalidRequest
 from studio.selectors import (
     experts_list,
     generation_payload,
@@ -16,7 +17,6 @@ from studio.selectors import (
     project_get,
     project_latest_generation,
 )
-from studio.services.errors import InvalidRequest
 
 
 def _studio(

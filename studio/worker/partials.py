@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.models import Generation
-from studio.services.rendered_views import FinalView, finalize_view, view_payload
+from studio.rendered_views import FinalView, finalize_view, view_payload
 
 
 def partial_view(generation: Generation, text: str) -> dict[str, Any]:

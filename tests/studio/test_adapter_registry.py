@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from inference.experts import EXPERTS, adapter_dir
+from studio.errors import NotFound
 from studio.models import Adapter, Generation
 from studio.selectors import expert_resolve, experts_list
 from studio.services.adapters import (
@@ -24,7 +25,6 @@ from studio.services.adapters import (
     adapters_sync_builtin,
 )
 from studio.services.api_keys import api_key_create
-from studio.services.errors import NotFound
 from tests.studio.conftest import FakeWorker
 
 pytestmark = pytest.mark.django_db(transaction=True)

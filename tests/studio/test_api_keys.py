@@ -9,9 +9,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
+from studio.errors import NotAuthenticated
 from studio.models import ApiKey
 from studio.services.api_keys import api_key_authenticate, api_key_create
-from studio.services.errors import NotAuthenticated
 
 pytestmark = pytest.mark.django_db
 

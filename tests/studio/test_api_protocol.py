@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from inference.protocol import Message
-from studio.services.errors import InvalidRequest
+from studio.errors import InvalidRequest
 from studio.web.api.protocol import parse_chat_request
 
 

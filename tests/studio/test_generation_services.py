@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from studio.errors import InvalidRequest
 from studio.models import Generation, Project
 from studio.selectors import generation_snapshot
-from studio.services.errors import InvalidRequest
 from studio.services.generations import generation_cancel, generation_create
 from studio.worker.run import generation_run
 from tests.fakes import ScriptedFakeEngine

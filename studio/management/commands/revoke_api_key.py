@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from studio.errors import NotFound
 from studio.services.api_keys import api_key_revoke
-from studio.services.errors import NotFound
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ import json
 
 from django.http import JsonResponse
 
-from studio.services.errors import (
+from studio.errors import (
     EngineFailed,
     InvalidRequest,
     NotAuthenticated,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inference.protocol import Message
-from studio.services.errors import InvalidRequest
+from studio.errors import InvalidRequest
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 MAX_STOP = 4

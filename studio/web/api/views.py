@@ -24,11 +24,11 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
+from studio.errors import EngineFailed, InvalidRequest, NotFound, TooLarge
 from studio.models import ApiKey
 from studio.selectors import CompletionResult, completion_result, models_list
 from studio.services.api_keys import api_key_authenticate
 from studio.services.completions import completion_create
-from studio.services.errors import EngineFailed, InvalidRequest, NotFound, TooLarge
 from studio.services.generations import generation_cancel
 from studio.services.limits import limits_acquire, limits_release
 from studio.services.shared_views import view_document_for, view_token_for

@@ -1,4 +1,5 @@
-"""The error types services raise for requests they refuse: a stable code plus a readable message.
+"""The error types services and selectors raise for requests they refuse: a stable code plus a
+readable message.
 
 Subclasses say why (not authenticated, not found, too large, rate limited), so the HTTP layer
 can map each to its status without services knowing about HTTP.
