@@ -1,10 +1,9 @@
-"""The studio admin: operators register adapters (validated by the registry's service, which
-also tells the workers), see every version, and unregister. Rows are read-only and never
-deleted, so a LoRA id is never handed out twice."""
+"""The studio admin: operators register adapters, see every version, and unregister. Every check
+and write is the registry's service's (services/adapters.py), which also tells the workers.
+Rows are read-only and never deleted, so a LoRA id is never handed out twice."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from django import forms
@@ -12,11 +11,14 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from inference.loras import AdapterInvalid, inspect_adapter, served_base
-from inference.settings import EngineSettings
 from studio.errors import NotFound
 from studio.models import Adapter
-from studio.services.adapters import NAME, AdapterRejected, adapter_register, adapter_unregister
+from studio.services.adapters import (
+    AdapterRejected,
+    adapter_check,
+    adapter_register,
+    adapter_unregister,
+)
 
 
 class AdapterRegisterForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -38,19 +40,14 @@ class AdapterRegisterForm(forms.ModelForm):  # type: ignore[type-arg]
         }
 
     def clean(self) -> dict[str, Any]:
-        """Check what the service will check, so problems show on the form; the service
-        checks again when it writes."""
+        """Ask the registry's service whether it would register this, so its reasons show on
+        the form; it asks again when it writes."""
         data = super().clean() or {}
-        if data.get("name") and not NAME.match(data["name"]):
-            self.add_error("name", "Lowercase letters, digits, '-' and '_', from a letter.")
-        if data.get("path"):
-            settings = EngineSettings.from_env()
+        if data.get("name") and data.get("path"):
             try:
-                inspect_adapter(
-                    Path(data["path"]), served_base(settings.model, settings.max_lora_rank)
-                )
-            except AdapterInvalid as exc:
-                self.add_error("path", str(exc))
+                adapter_check(name=data["name"], path=data["path"])
+            except AdapterRejected as exc:
+                self.add_error(exc.param if exc.param in self.fields else None, exc.message)
         return data
 
     def validate_unique(self) -> None:
@@ -79,19 +76,28 @@ class AdapterAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return [] if obj is None else self.get_fields(request, obj)
 
-    def save_model(self, request: HttpRequest, obj: Adapter, form: Any, change: bool) -> None:
+    def save_form(self, request: HttpRequest, form: Any, change: bool) -> Any:
+        """A new version is registered by the service, whose record the admin then shows; rows
+        are never edited."""
+        if change:
+            return form.instance
+        data = form.cleaned_data
         try:
-            record = adapter_register(
-                name=obj.name,
-                path=obj.path,
-                purpose=obj.purpose,
-                structured=form.cleaned_data["structured"],
+            return adapter_register(
+                name=data["name"],
+                path=data["path"],
+                purpose=data.get("purpose", ""),
+                structured=data["structured"],
             )
         except AdapterRejected as exc:  # changed on disk since the form checked it
             self.message_user(request, exc.message, messages.ERROR)
             raise
-        obj.__dict__.update({k: v for k, v in record.__dict__.items() if k != "_state"})
-        obj._state = record._state
+
+    def save_model(self, request: HttpRequest, obj: Adapter, form: Any, change: bool) -> None:
+        """Nothing to save: `save_form` registered it, and rows are read-only."""
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """Nothing related to save: the service wrote the whole record."""
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -21,7 +21,14 @@ from django.utils import timezone
 
 from inference.base_model import sha256_of
 from inference.experts import EXPERTS, adapter_dir
-from inference.loras import WEIGHTS, AdapterInvalid, AdapterRef, inspect_adapter, served_base
+from inference.loras import (
+    WEIGHTS,
+    AdapterFacts,
+    AdapterInvalid,
+    AdapterRef,
+    inspect_adapter,
+    served_base,
+)
 from inference.settings import EngineSettings
 from studio.errors import InvalidRequest, NotFound
 from studio.models import Adapter
@@ -52,19 +59,8 @@ def adapter_register(
     `structured` (else the manifest's `structured`, else false) makes the expert decode under
     the UI4A schema and its answers render as views; other registered experts write text.
     `reply_timeout` is how long the broadcast waits for workers to say they loaded it."""
-    if not NAME.match(name):
-        raise AdapterRejected(
-            "invalid_adapter_name",
-            f"{name[:70]!r} is not a valid name: lowercase letters, digits, '-' and '_', "
-            "starting with a letter, at most 64 characters",
-            param="name",
-        )
+    facts = adapter_check(name=name, path=path)
     settings = EngineSettings.from_env()
-    base = served_base(settings.model, settings.max_lora_rank)
-    try:
-        facts = inspect_adapter(Path(path), base)
-    except AdapterInvalid as exc:
-        raise AdapterRejected("invalid_adapter", str(exc), param="path") from None
     builtin = EXPERTS.get(name)
     if builtin is not None:  # a built-in keeps its catalog role whatever the manifest says
         purpose, structured = builtin.purpose, builtin.structured
@@ -97,6 +93,25 @@ def adapter_register(
             if attempt == attempts - 1:
                 raise
     raise AssertionError("unreachable")
+
+
+def adapter_check(*, name: str, path: str | Path) -> AdapterFacts:
+    """Whether `name` may be registered from the folder at `path` for the served base: its
+    facts, or `AdapterRejected` naming the field at fault (`param`). Writes nothing; the admin's
+    form asks it first, and `adapter_register` asks it again when it writes."""
+    if not NAME.match(name):
+        raise AdapterRejected(
+            "invalid_adapter_name",
+            f"{name[:70]!r} is not a valid name: lowercase letters, digits, '-' and '_', "
+            "starting with a letter, at most 64 characters",
+            param="name",
+        )
+    settings = EngineSettings.from_env()
+    base = served_base(settings.model, settings.max_lora_rank)
+    try:
+        return inspect_adapter(Path(path), base)
+    except AdapterInvalid as exc:
+        raise AdapterRejected("invalid_adapter", str(exc), param="path") from None
 
 
 def adapter_unregister(*, name: str) -> Adapter:

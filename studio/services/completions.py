@@ -7,6 +7,7 @@ the row is committed, batches on the channel layer. Routing is recorded on the r
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -20,6 +21,21 @@ from studio.errors import InvalidRequest, NotFound
 from studio.models import ApiKey, Generation
 from studio.selectors import CompletionResult, completion_of, expert_resolve
 from studio.services.generations import generation_enqueue
+
+
+@dataclass(frozen=True)
+class ChatCompletionRequest:
+    """A validated Chat Completions request (the API's protocol parses the wire into it)."""
+
+    model: str
+    messages: tuple[Message, ...]
+    router: str | None = None
+    stream: bool = False
+    max_tokens: int | None = None
+    temperature: float = 1.0  # OpenAI's default
+    top_p: float = 1.0
+    stop: tuple[str, ...] = ()
+    tools: tuple[dict[str, Any], ...] | None = None
 
 
 def completion_create(

@@ -254,6 +254,21 @@ def test_the_admin_registers_through_the_same_validation(
     assert "poet" in listing.content.decode()
 
 
+def test_saving_a_registered_version_in_the_admin_writes_nothing(
+    make_adapter: Callable[..., Path], client: Client, broadcasts: Broadcasts
+) -> None:
+    from django.contrib.auth.models import User
+
+    User.objects.create_superuser("ops", "ops@example.com", "pw")
+    client.login(username="ops", password="pw")
+    record = adapter_register(name="poet", path=make_adapter(), purpose="poems")
+    sent = len(broadcasts)
+    response = client.post(f"/admin/studio/adapter/{record.pk}/change/", {})
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    assert list(Adapter.objects.values_list("name", "status")) == [("poet", "active")]
+    assert len(broadcasts) == sent
+
+
 @pytest.mark.parametrize(
     ("manifest_says", "choice", "structured"),
     [(True, "", True), (False, "", False), (True, "no", False), (False, "yes", True)],

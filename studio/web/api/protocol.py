@@ -7,27 +7,14 @@ known fields are checked strictly, and every refusal names its field in `param`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from inference.protocol import Message
 from studio.errors import InvalidRequest
+from studio.services.completions import ChatCompletionRequest
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 MAX_STOP = 4
-
-
-@dataclass(frozen=True)
-class ChatCompletionRequest:
-    model: str
-    messages: tuple[Message, ...]
-    router: str | None = None
-    stream: bool = False
-    max_tokens: int | None = None
-    temperature: float = 1.0  # OpenAI's default
-    top_p: float = 1.0
-    stop: tuple[str, ...] = ()
-    tools: tuple[dict[str, Any], ...] | None = None
 
 
 def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest:

@@ -2,7 +2,8 @@
 
 Keys come only from `Authorization: Bearer`; CSRF does not apply, as no cookie authenticates.
 A client that disconnects cancels its generation: Django cancels the view (or closes the event
-stream), and leaving always cancels a generation that has not finished.
+stream), and the request's lifecycle (services/api_requests.py) cancels a generation that has
+not finished whenever the request ends.
 """
 
 from __future__ import annotations
@@ -24,15 +25,12 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from studio.errors import EngineFailed, InvalidRequest, NotFound, TooLarge
+from studio.errors import InvalidRequest, NotFound, TooLarge
 from studio.models import ApiKey
 from studio.selectors import CompletionResult, completion_result, models_list
 from studio.services.api_keys import api_key_authenticate
-from studio.services.completions import completion_create
-from studio.services.generations import generation_cancel
-from studio.services.limits import limits_acquire, limits_release
+from studio.services.api_requests import CompletionRequest
 from studio.services.shared_views import view_document_for, view_token_for
-from studio.services.watch import GenerationWatch
 from studio.web.api import wire
 from studio.web.api.errors import error_event, error_response
 from studio.web.api.protocol import parse_chat_request
@@ -74,89 +72,48 @@ def _headers(result: CompletionResult) -> dict[str, str]:
 @csrf_exempt
 @require_POST
 async def chat_completions(request: HttpRequest) -> HttpResponseBase:
-    request_id = str(uuid.uuid4())
     try:
         api_key = await database_sync_to_async(_authenticate)(request)
         chat = parse_chat_request(_body(request), max_tokens=settings.MACARON_API_MAX_TOKENS)
-        await database_sync_to_async(limits_acquire)(key_id=api_key.pk, request_id=request_id)
+        completion = CompletionRequest(api_key, chat)
+        started = await completion.start()
     except InvalidRequest as exc:
         return error_response(exc)
-    watch = GenerationWatch(uuid.uuid4())
-    try:
-        await watch.join()
-        started = await database_sync_to_async(completion_create)(
-            generation_id=watch.generation_id,
-            api_key=api_key,
-            model=chat.model,
-            router_name=chat.router,
-            messages=chat.messages,
-            max_tokens=chat.max_tokens,
-            temperature=chat.temperature,
-            top_p=chat.top_p,
-            stop=chat.stop,
-            tools=chat.tools,
-        )
-    except BaseException as exc:
-        await _finish(watch, api_key, request_id)
-        if isinstance(exc, InvalidRequest):
-            return error_response(exc)
-        raise
     response: HttpResponseBase
     if chat.stream:
-        events = _stream(request, watch, started, api_key, request_id)
+        events = _stream(request, completion, started)
         response = StreamingHttpResponse(events, content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # proxies must pass events on at once
     else:
         try:
-            async for _ in watch.pieces(timeout=settings.MACARON_API_TIMEOUT_SECONDS):
+            async for _ in completion.pieces():
                 pass
-            result = await _result(started, api_key)
+            result = await completion.result()
             body = wire.completion_body(result, view_url=_view_url(request, result))
             response = JsonResponse(body)
         except InvalidRequest as exc:
             response = error_response(exc)
         finally:
-            await _finish(watch, api_key, request_id)
+            await completion.finish()
     for name, value in _headers(started).items():
         response[name] = value
     return response
 
 
 async def _stream(
-    request: HttpRequest,
-    watch: GenerationWatch,
-    started: CompletionResult,
-    api_key: ApiKey,
-    request_id: str,
+    request: HttpRequest, completion: CompletionRequest, started: CompletionResult
 ) -> AsyncIterator[bytes]:
     try:
         yield wire.chunk(started, {"role": "assistant", "content": ""})
-        async for piece in watch.pieces(timeout=settings.MACARON_API_TIMEOUT_SECONDS):
+        async for piece in completion.pieces():
             yield wire.chunk(started, {"content": piece})
-        result = await _result(started, api_key)
+        result = await completion.result()
         yield wire.last_chunk(result, view_url=_view_url(request, result))
     except InvalidRequest as exc:
         yield error_event(exc)
     finally:
-        await _finish(watch, api_key, request_id)
-
-
-async def _result(started: CompletionResult, api_key: ApiKey) -> CompletionResult:
-    result: CompletionResult = await database_sync_to_async(completion_result)(
-        generation_id=started.id, api_key=api_key
-    )
-    if result.failed:
-        raise EngineFailed("engine_error", result.error or "The engine failed.")
-    return result
-
-
-async def _finish(watch: GenerationWatch, api_key: ApiKey, request_id: str) -> None:
-    """The request is over: answered, failed, timed out or disconnected. A generation still
-    running then has nobody to answer, so it stops (a no-op once it has finished)."""
-    await watch.leave()
-    await database_sync_to_async(generation_cancel)(generation_id=watch.generation_id)
-    await database_sync_to_async(limits_release)(key_id=api_key.pk, request_id=request_id)
+        await completion.finish()
 
 
 @require_GET
