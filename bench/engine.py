@@ -3,7 +3,7 @@ Face transformers (+ peft), side by side in one run, with the machine's memory-b
 measured in the same run.
 
 "vLLM as it comes" is the same engine without what inference/ changes on a CPU host: vLLM's own
-LoRA path (not inference/cpu_lora.py) and its model in a worker process of its own.
+LoRA path (not inference/serving/cpu_lora.py) and its model in a worker process of its own.
 
     .venv/bin/python bench/engine.py [--tokens 128] [--json bench/results/engine.json]
 

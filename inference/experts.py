@@ -20,7 +20,7 @@ class Expert:
     purpose: str
     structured: bool  # decodes under the UI4A JSON Schema
     # Registered experts may bring their own (from their manifest); built-ins have theirs in
-    # inference/prompts.py.
+    # inference/serving/prompts.py.
     system_prompt: str = ""
 
 

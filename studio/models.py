@@ -102,7 +102,7 @@ class Generation(models.Model):
     adapter_load_ms = models.FloatField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     # The Celery worker (`name@host`) that claimed it: a worker that restarts fails the rows it
-    # left running, since a generation runs at most once (studio/services/orphans.py).
+    # left running, since a generation runs at most once (studio/worker/orphans.py).
     worker = models.CharField(max_length=255, blank=True, default="")
     # The text so far while running (updated with every batch), the final text once done.
     text = models.TextField(blank=True, default="")

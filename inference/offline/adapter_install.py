@@ -1,11 +1,11 @@
 """Puts an adapter for every expert into the serving root: the committed trained one, or else a
 real, untrained peft adapter.
 
-Trained adapters for the default model are committed under `inference/trained_adapters/` so that a
-fresh clone serves trained experts with no training step. They are copied, not served in place,
-because the adapter root is where `train_expert --install` and the registry write, and a GPU host
-points it elsewhere. peft initialises B to zero, so an untrained adapter's output equals the base
-model's; it still travels the full LoRA path through vLLM.
+Trained adapters for the default model are committed under `inference/offline/trained_adapters/`
+so that a fresh clone serves trained experts with no training step. They are copied, not served
+in place, because the adapter root is where `train_expert --install` and the registry write, and
+a GPU host points it elsewhere. peft initialises B to zero, so an untrained adapter's output
+equals the base model's; it still travels the full LoRA path through vLLM.
 """
 
 from __future__ import annotations

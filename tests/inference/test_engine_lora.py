@@ -1,4 +1,4 @@
-"""The real engine's LoRA path (inference/cpu_lora.py on a CPU host), against transformers +
+"""The real engine's LoRA path (inference/serving/cpu_lora.py on a CPU host), against transformers +
 peft and against itself: each expert decodes what peft decodes, and base-model requests get no
 adapter, alone or batched with expert requests, however many adapter slots are full."""
 
