@@ -75,3 +75,26 @@ def test_a_cycle_hidden_in_a_function_breaks_the_contracts(copy: Path) -> None:
     assert result.returncode == 1
     assert "No import cycles, at any depth BROKEN" in result.stdout
     assert ".selectors -> .services" in result.stdout
+
+
+def test_the_web_process_loads_no_engine_offline_or_worker_module() -> None:
+    """What the contracts cannot see (settings name modules as strings): start the web process's
+    app as Daphne does, load every URL's view, and list what got imported."""
+    code = (
+        "import os, sys\n"
+        "os.environ['DJANGO_SETTINGS_MODULE'] = 'studio.settings'\n"
+        "from studio.web.asgi import application\n"
+        "import studio.web.urls\n"
+        "banned = ('vllm', 'inference.serving', 'inference.offline', 'studio.worker')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(banned)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
