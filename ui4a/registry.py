@@ -46,5 +46,10 @@ def template_name(component: Component) -> str:
     return f"{component.name}/template.html.j2"
 
 
+def view_module(component: Component) -> str:
+    """The module of a component's render helpers (when it declares `has_view`)."""
+    return f"ui4a.components.{component.name}.view"
+
+
 def example_path(component: Component) -> Path:
     return COMPONENTS_DIR / component.name / "example.json"

@@ -10,4 +10,5 @@ COMPONENT = Component(
         Field("title", "str"),
         Field("text", "text", required=True),
     ),
+    has_view=True,
 )

@@ -13,4 +13,5 @@ COMPONENT = Component(
         Field("y", "strs", required=True, max_items=4),
         Field("filter", "filter"),
     ),
+    has_view=True,
 )

@@ -12,4 +12,5 @@ COMPONENT = Component(
     children=True,
     max_level=2,
     bind_default=False,
+    has_view=True,
 )

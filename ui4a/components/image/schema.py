@@ -9,4 +9,5 @@ COMPONENT = Component(
         Field("src", "url", required=True),
         Field("alt", "str", required=True),
     ),
+    has_view=True,
 )

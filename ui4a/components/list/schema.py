@@ -12,4 +12,5 @@ COMPONENT = Component(
     ),
     children=True,
     max_level=2,
+    has_view=True,
 )

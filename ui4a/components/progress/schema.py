@@ -11,4 +11,5 @@ COMPONENT = Component(
         Field("max", "num", default=100),
         Field("bind", "key"),
     ),
+    has_view=True,
 )

@@ -11,4 +11,5 @@ COMPONENT = Component(
         Field("delta", "str"),
         Field("good", "enum", default="up", values=("up", "down"), doc="Which direction is good."),
     ),
+    has_view=True,
 )

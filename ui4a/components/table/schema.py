@@ -13,4 +13,5 @@ COMPONENT = Component(
         Field("search", "bool"),
         Field("page", "num", doc="Rows per page (default 10)."),
     ),
+    has_view=True,
 )

@@ -12,4 +12,5 @@ COMPONENT = Component(
     children=True,
     max_level=2,
     bind_default_from="tabs",
+    has_view=True,
 )
