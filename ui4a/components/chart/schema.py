@@ -14,4 +14,5 @@ COMPONENT = Component(
         Field("filter", "filter"),
     ),
     has_view=True,
+    has_behaviour=True,
 )

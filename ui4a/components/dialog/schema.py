@@ -13,4 +13,5 @@ COMPONENT = Component(
     max_level=2,
     bind_default=False,
     has_view=True,
+    has_behaviour=True,
 )

@@ -13,4 +13,5 @@ COMPONENT = Component(
     children=True,
     max_level=2,
     has_view=True,
+    has_behaviour=True,
 )

@@ -12,4 +12,5 @@ COMPONENT = Component(
         Field("bind", "key"),
     ),
     has_view=True,
+    has_behaviour=True,
 )

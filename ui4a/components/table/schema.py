@@ -14,4 +14,5 @@ COMPONENT = Component(
         Field("page", "num", doc="Rows per page (default 10)."),
     ),
     has_view=True,
+    has_behaviour=True,
 )
