@@ -9,4 +9,5 @@ COMPONENT = Component(
     children=True,
     max_level=2,
     has_behaviour=True,
+    has_style=True,
 )

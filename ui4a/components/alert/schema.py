@@ -11,4 +11,5 @@ COMPONENT = Component(
         Field("text", "text", required=True),
     ),
     has_view=True,
+    has_style=True,
 )

@@ -14,4 +14,5 @@ COMPONENT = Component(
     bind_default=False,
     has_view=True,
     has_behaviour=True,
+    has_style=True,
 )

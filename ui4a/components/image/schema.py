@@ -10,4 +10,5 @@ COMPONENT = Component(
         Field("alt", "str", required=True),
     ),
     has_view=True,
+    has_style=True,
 )

@@ -14,4 +14,5 @@ COMPONENT = Component(
     max_level=2,
     has_view=True,
     has_behaviour=True,
+    has_style=True,
 )

@@ -7,4 +7,5 @@ COMPONENT = Component(
     doc="Markdown prose (a safe subset: emphasis, lists, links, code, headings), sanitized.",
     fields=(Field("md", "md", required=True),),
     has_view=True,
+    has_style=True,
 )

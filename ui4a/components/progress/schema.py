@@ -13,4 +13,5 @@ COMPONENT = Component(
     ),
     has_view=True,
     has_behaviour=True,
+    has_style=True,
 )

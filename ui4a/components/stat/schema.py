@@ -12,4 +12,5 @@ COMPONENT = Component(
         Field("good", "enum", default="up", values=("up", "down"), doc="Which direction is good."),
     ),
     has_view=True,
+    has_style=True,
 )
