@@ -13,7 +13,7 @@ from typing import Literal
 # scalar: a string, number or boolean; num: a number; bool: true or false; strs: a short list of
 # labels (`max_items`); data: a dataset name; cond: a condition (ui4a.expr); filter: a short list
 # of filter clauses (ui4a.expr); md: markdown (MD_MAX); url: an https or data:image URL;
-# record: an object of scalars (an item to append).
+# record: an object of scalars (an item to append). Each kind is one class in ui4a/fields.py.
 FieldKind = Literal[
     "str",
     "text",

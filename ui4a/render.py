@@ -20,16 +20,16 @@ from markupsafe import Markup, escape
 
 from ui4a import actions, assets, expr, registry, theme
 from ui4a.catalog import COMMON_FIELDS, MAX_ROWS, Component, Field
+from ui4a.fields import is_scalar, kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.state import (
     format_value,
     has_placeholders,
     interpolate,
-    is_finite,
     truthy,
 )
 from ui4a.tree import Path, children, path_id
-from ui4a.validate import ID_PATTERN, is_scalar
+from ui4a.validate import ID_PATTERN
 
 TEMPLATES_DIR = registry.COMPONENTS_DIR.parent / "templates"
 Row = Mapping[str, Any]
@@ -142,24 +142,7 @@ class NodeView:
         field = self.fields.get(name)
         if field is None:
             return ""
-        value = self.node.get(name)
-        kind = field.kind
-        if kind == "enum":
-            ok = not isinstance(value, bool) and value in field.values
-            return value if ok else field.default
-        if kind in ("strs", "filter"):
-            items = value if isinstance(value, list) else []
-            return [v for v in items[: field.max_items] if isinstance(v, str)]
-        if kind == "bool":
-            return value is True
-        if kind == "num":
-            num = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-            return num if num is not None and is_finite(num) else field.default
-        if kind in ("str", "text", "key", "data", "cond", "md", "url"):
-            if isinstance(value, str):
-                return value
-            return field.default if isinstance(field.default, str) else ""
-        return value
+        return kind_of(field).shown(field, self.node.get(name))
 
     def num(self, name: str, default: float | None = None) -> str | None:
         value = self.val(name) if self._field(name) else None

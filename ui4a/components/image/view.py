@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ui4a.fields import SAFE_URL
 from ui4a.render import NodeView
-from ui4a.validate import SAFE_URL
 
 
 class View(NodeView):

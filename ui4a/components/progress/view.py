@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ui4a.fields import is_scalar
 from ui4a.render import NodeView
 from ui4a.state import format_value
-from ui4a.validate import is_scalar
 
 
 class View(NodeView):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ui4a.fields import is_number
 from ui4a.render import NodeView
-from ui4a.validate import is_number
 
 MOST_STARS = 10
 # A five-pointed star, drawn in the 24x24 box every ui4a icon uses.
