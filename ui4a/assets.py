@@ -1,6 +1,10 @@
 """The browser assets a view document inlines and their CSP hashes.
 
-A view inlines idiomorph, Chart.js and the runtime (in that order) and one stylesheet.
+A view inlines idiomorph, Chart.js and the runtime (in that order) and one stylesheet. The
+runtime is the core (`static/ui4a/runtime.js`) with every component's `behaviour.js` joined in
+at its parts mark; the stylesheet is `static/ui4a/view.css` followed by every component's
+`style.css`. Both are joined once and re-joined only when a piece changes, so their CSP hash is
+of exactly what is inlined.
 Third-party code is read from the project's npm install (never copied into the repository);
 the root of node_modules can be moved with MACARON_NODE_MODULES. `scripts()` and `styles()`
 are the whole list, for any page (the studio) whose policy must allow a view inside it.
@@ -11,15 +15,21 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from pathlib import Path
+
+from ui4a import registry
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 STATIC_DIR = PROJECT_ROOT / "static" / "ui4a"
 RUNTIME_JS = STATIC_DIR / "runtime.js"
 VIEW_CSS = STATIC_DIR / "view.css"
 
+PARTS_MARK = "  /* ui4a:parts */\n"
+
 _cache: dict[Path, tuple[int, str]] = {}
+_joined: dict[str, tuple[tuple[int, ...], str]] = {}
 
 
 def node_modules() -> Path:
@@ -61,8 +71,40 @@ def idiomorph_js() -> str:
     return _read(idiomorph_path(), "</script")
 
 
+@cache
+def component_pieces(filename: str) -> tuple[Path, ...]:
+    """Every component's piece called `filename`, in the catalog's (alphabetical) order; found
+    once, like the catalog itself (edits to a piece are still picked up)."""
+    return tuple(p for folder in registry.component_dirs() if (p := folder / filename).is_file())
+
+
+def _join(
+    name: str, base: Path, filename: str, closing_tag: str, glue: Callable[[str, str], str]
+) -> str:
+    """`base` with the components' pieces glued in; the same string object until one changes
+    (csp_hash is cached by string, and Python keeps a string's hash)."""
+    pieces = [base, *component_pieces(filename)]
+    texts = [_read(p, closing_tag) for p in pieces]
+    stamp = tuple(_cache[p][0] for p in pieces)
+    cached = _joined.get(name)
+    if cached is None or cached[0] != stamp:
+        parts = "\n".join(
+            f"  /* {p.parent.name}/{filename} */\n{t}"
+            for p, t in zip(pieces[1:], texts[1:], strict=True)
+        )
+        cached = _joined[name] = (stamp, glue(texts[0], parts))
+    return cached[1]
+
+
+def _into_core(core: str, parts: str) -> str:
+    if core.count(PARTS_MARK) != 1:
+        raise ValueError(f"{RUNTIME_JS} needs exactly one {PARTS_MARK.strip()!r} line")
+    return core.replace(PARTS_MARK, parts)
+
+
 def runtime_js() -> str:
-    return _read(RUNTIME_JS, "</script")
+    """The runtime core with every component's behaviour.js joined in."""
+    return _join("runtime", RUNTIME_JS, "behaviour.js", "</script", _into_core)
 
 
 def chartjs_js() -> str:
@@ -70,7 +112,8 @@ def chartjs_js() -> str:
 
 
 def view_css() -> str:
-    return _read(VIEW_CSS, "</style")
+    """The base stylesheet followed by every component's style.css."""
+    return _join("view", VIEW_CSS, "style.css", "</style", lambda base, parts: base + parts)
 
 
 def scripts() -> list[str]:

@@ -13,7 +13,7 @@ from typing import Literal
 # scalar: a string, number or boolean; num: a number; bool: true or false; strs: a short list of
 # labels (`max_items`); data: a dataset name; cond: a condition (ui4a.expr); filter: a short list
 # of filter clauses (ui4a.expr); md: markdown (MD_MAX); url: an https or data:image URL;
-# record: an object of scalars (an item to append).
+# record: an object of scalars (an item to append). Each kind is one class in ui4a/fields.py.
 FieldKind = Literal[
     "str",
     "text",
@@ -77,6 +77,12 @@ class Component:
     # The deepest container level (1 = a child of the page) it may sit at. Heavy containers
     # stop a level early, which keeps the layered JSON Schema small enough to compile fast.
     max_level: int = 3
+    # The optional pieces of its folder, declared so that a missing one is an error, not a
+    # component without one: `view.py` (a NodeView subclass `View` with render helpers),
+    # `behaviour.js` (its part of the runtime) and `style.css` (its styles).
+    has_view: bool = False
+    has_behaviour: bool = False
+    has_style: bool = False
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)

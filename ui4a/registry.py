@@ -1,7 +1,10 @@
 """The component catalog: one folder per component under `components/`, found by walking them.
 
-Adding a component means adding a folder with `schema.py` (defining `COMPONENT`),
-`template.html.j2` and `example.json`; nothing else needs to change.
+A folder owns its component: `schema.py` (defining `COMPONENT`), `template.html.j2`,
+`example.json` (its docs example) and `interaction.py` (what its browser test does with the
+example) always; `view.py` (render helpers), `behaviour.js` (its part of the runtime) and
+`style.css` when `COMPONENT` declares them (`has_view`, `has_behaviour`, `has_style`). Adding
+a component means adding its folder; nothing else needs to change.
 """
 
 from __future__ import annotations
@@ -13,7 +16,16 @@ from pathlib import Path
 from ui4a.catalog import Component
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
-REQUIRED_FILES = ("schema.py", "template.html.j2", "example.json")
+REQUIRED_FILES = ("schema.py", "template.html.j2", "example.json", "interaction.py")
+
+
+def optional_files(component: Component) -> dict[str, bool]:
+    """Each optional piece of a component's folder, and whether the component declares it."""
+    return {
+        "view.py": component.has_view,
+        "behaviour.js": component.has_behaviour,
+        "style.css": component.has_style,
+    }
 
 
 def component_dirs() -> list[Path]:
@@ -44,6 +56,16 @@ def get(name: object) -> Component | None:
 def template_name(component: Component) -> str:
     """The Jinja template path of a component, relative to `components/`."""
     return f"{component.name}/template.html.j2"
+
+
+def view_module(component: Component) -> str:
+    """The module of a component's render helpers (when it declares `has_view`)."""
+    return f"ui4a.components.{component.name}.view"
+
+
+def interaction_module(component: Component) -> str:
+    """The module with `interact(page)`, the browser test of a component's docs example."""
+    return f"ui4a.components.{component.name}.interaction"
 
 
 def example_path(component: Component) -> Path:

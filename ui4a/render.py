@@ -9,6 +9,7 @@ and data change, by the same rules.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Mapping
 from functools import cache, cached_property
@@ -17,23 +18,21 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup, escape
 
-from ui4a import actions, assets, expr, icons, markdown, registry, theme
-from ui4a.catalog import COMMON_FIELDS, MAX_COLUMNS, MAX_ROWS, Component, Field
+from ui4a import actions, assets, expr, registry, theme
+from ui4a.catalog import COMMON_FIELDS, MAX_ROWS, Component, Field
+from ui4a.fields import is_scalar, kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.state import (
-    format_cell,
     format_value,
     has_placeholders,
     interpolate,
-    is_finite,
     truthy,
 )
 from ui4a.tree import Path, children, path_id
-from ui4a.validate import ID_PATTERN, SAFE_URL, is_scalar
+from ui4a.validate import ID_PATTERN
 
 TEMPLATES_DIR = registry.COMPONENTS_DIR.parent / "templates"
 Row = Mapping[str, Any]
-TONE_ICONS = {"info": "info", "success": "success", "warning": "alert", "danger": "alert"}
 
 
 @cache
@@ -99,35 +98,6 @@ def humanize(key: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def columns(spec_cols: object, rows: list[Row]) -> list[tuple[str, str]]:
-    """(key, header) per column: from "key" or "key:Header" entries, else the first row's keys."""
-    out: list[tuple[str, str]] = []
-    if isinstance(spec_cols, list) and spec_cols:
-        for col in spec_cols[:MAX_COLUMNS]:
-            if isinstance(col, str) and col:
-                key, _, label = col.partition(":")
-                out.append((key, label or humanize(key)))
-    elif rows:
-        out = [(key, humanize(key)) for key in list(rows[0])[:MAX_COLUMNS]]
-    return out
-
-
-def delta_of(text: str, good: str) -> dict[str, str] | None:
-    if not text:
-        return None
-    down = text.startswith(("-", "\u2212"))
-    up = text.startswith("+") or (not down and text[:1].isdigit())
-    if not (up or down):
-        return {"mood": "flat", "words": "", "arrow": "", "text": text}
-    nice = up == (good == "up")
-    return {
-        "mood": "good" if nice else "bad",
-        "words": "Up" if up else "Down",
-        "arrow": icons.PATHS["up" if up else "down"],
-        "text": text.lstrip("+-\u2212"),
-    }
-
-
 class NodeView:
     """What a component template sees: the node's fields, already checked and defaulted."""
 
@@ -172,24 +142,7 @@ class NodeView:
         field = self.fields.get(name)
         if field is None:
             return ""
-        value = self.node.get(name)
-        kind = field.kind
-        if kind == "enum":
-            ok = not isinstance(value, bool) and value in field.values
-            return value if ok else field.default
-        if kind in ("strs", "filter"):
-            items = value if isinstance(value, list) else []
-            return [v for v in items[: field.max_items] if isinstance(v, str)]
-        if kind == "bool":
-            return value is True
-        if kind == "num":
-            num = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-            return num if num is not None and is_finite(num) else field.default
-        if kind in ("str", "text", "key", "data", "cond", "md", "url"):
-            if isinstance(value, str):
-                return value
-            return field.default if isinstance(field.default, str) else ""
-        return value
+        return kind_of(field).shown(field, self.node.get(name))
 
     def num(self, name: str, default: float | None = None) -> str | None:
         value = self.val(name) if self._field(name) else None
@@ -278,50 +231,7 @@ class NodeView:
             return ""
         return compact(kept if isinstance(on, list) else kept[0])
 
-    @property
-    def close_action(self) -> str:
-        return compact({"do": "close", "path": self.bind})
-
-    @property
-    def current_tab(self) -> str:
-        labels: list[str] = self.val("tabs")
-        current = self.state.get(self.bind)
-        if isinstance(current, str) and current in labels:
-            return current
-        return labels[0] if labels else ""
-
-    @property
-    def markdown(self) -> Markup:
-        return Markup(markdown.to_html(self.val("md")))
-
-    @property
-    def safe_src(self) -> str:
-        src = self.val("src")
-        return src if isinstance(src, str) and SAFE_URL.fullmatch(src) else ""
-
-    @property
-    def icon_path(self) -> str:
-        return icons.PATHS.get(str(self.val("name")), "")
-
-    @property
-    def tone_icon(self) -> str:
-        return icons.PATHS[TONE_ICONS.get(str(self.val("tone")), "info")]
-
-    @property
-    def delta(self) -> dict[str, str] | None:
-        return delta_of(str(self.val("delta")), str(self.val("good")))
-
-    @property
-    def progress(self) -> dict[str, str]:
-        bound = self.state.get(self.bind) if self.bind else None
-        value = bound if is_scalar(bound) and not isinstance(bound, (str, bool)) else None
-        if value is None:
-            value = self.val("value") or 0
-        top = self.val("max") or 100
-        percent = max(0, min(100, round(float(value) / float(top) * 100))) if top > 0 else 0
-        return {"value": format_value(value), "percent": str(percent)}
-
-    def _rows(self) -> tuple[list[Row], bool]:
+    def rows(self) -> tuple[list[Row], bool]:
         """The dataset's rows that pass this node's filter; and whether they are still coming."""
         name = self.val("data")
         rows = self.r.data.get(name)
@@ -330,77 +240,27 @@ class NodeView:
         clauses = [c for c in map(expr.parse_clause, self.val("filter")) if c is not None]
         return [r for r in rows if expr.row_passes(r, clauses, self.state)], False
 
-    @property
-    def table(self) -> dict[str, Any]:
-        rows, pending = self._rows()
-        all_rows = self.r.data.get(self.val("data")) or []
-        cols = columns(self.node.get("cols"), all_rows)
-        size = int(max(1, min(MAX_ROWS, self.val("page") or 10)))
-        shown = rows[:size]
-        numeric = {
-            key: any(isinstance(r.get(key), (int, float)) for r in all_rows)
-            and all(isinstance(r.get(key), (int, float)) or r.get(key) is None for r in all_rows)
-            for key, _ in cols
-        }
-        config = {
-            "data": self.val("data"),
-            "cols": [key for key, _ in cols],
-            "num": [key for key, _ in cols if numeric[key]],
-            "filter": self.val("filter"),
-            "page": size,
-        }
-        return {
-            "cols": [{"key": k, "label": label, "numeric": numeric[k]} for k, label in cols],
-            "rows": [[format_cell(r.get(key)) for key, _ in cols] for r in shown],
-            "info": page_info(0, size, len(rows)),
-            "first": True,
-            "last": len(rows) <= size,
-            "pending": pending,
-            "config": compact(config),
-        }
 
-    @property
-    def list(self) -> dict[str, Any]:
-        rows, pending = self._rows()
-        name = self.val("data")
-        all_rows = self.r.data.get(name) or []
-        index = {id(r): i for i, r in enumerate(all_rows)}
-        items = [
-            {"index": index[id(row)], "html": self.r.items(self, row, index[id(row)])}
-            for row in rows
-        ]
-        config = {"data": name, "filter": self.val("filter")}
-        return {
-            "entries": items,
-            "template": self.r.items(self, None, None),
-            "pending": pending,
-            "config": compact(config),
-        }
-
-    @property
-    def chart(self) -> dict[str, Any]:
-        rows, pending = self._rows()
-        kind, ys, x = self.val("kind"), self.val("y"), self.val("x")
-        config = {"kind": kind, "data": self.val("data"), "x": x, "y": ys}
-        config["filter"] = self.val("filter")
-        label = f"{self.val('title')}: {kind} chart of {', '.join(ys)} by {x}"
-        # The data behind the picture, as a table for screen readers (runtime.js keeps it
-        # current); a pie shows its first series only, and so does its table.
-        keys = [x, *(ys[:1] if kind == "pie" else ys)]
-        return {
-            "config": compact(config),
-            "label": label,
-            "pending": pending,
-            "head": [humanize(key) for key in keys],
-            "rows": [[format_cell(row.get(key)) for key in keys] for row in rows],
-        }
+def view_class(component: Component) -> type[NodeView]:
+    """What a component's template sees: its folder's `view.View` when it declares render
+    helpers, else the plain NodeView."""
+    found = _VIEWS.get(component.name)
+    if found is None:
+        found = _VIEWS[component.name] = _load_view(component)
+    return found
 
 
-def page_info(start: int, size: int, total: int) -> str:
-    """The pager's text; runtime.js builds the same."""
-    if total == 0:
-        return "No rows"
-    return f"{start + 1}\u2013{min(start + size, total)} of {total}"
+_VIEWS: dict[str, type[NodeView]] = {}
+
+
+def _load_view(component: Component) -> type[NodeView]:
+    if not component.has_view:
+        return NodeView
+    module = importlib.import_module(registry.view_module(component))
+    found = getattr(module, "View", None)
+    if not (isinstance(found, type) and issubclass(found, NodeView)):
+        raise TypeError(f"{registry.view_module(component)} must define View(NodeView)")
+    return found
 
 
 def _clean_action(on: object) -> dict[str, object] | None:
@@ -456,7 +316,7 @@ class _Renderer:
                 for i, kid in enumerate(children(dict(node)))
                 if isinstance(kid, dict)
             ]
-        view = NodeView(self, node, component, dom_id, path, kids)
+        view = view_class(component)(self, node, component, dom_id, path, kids)
         return draw(registry.template_name(component), view)
 
     def items(self, view: NodeView, row: Row | None, index: int | None) -> Markup:

@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ui4a import actions, registry
+from ui4a import registry
 from ui4a.catalog import COMMON_FIELDS
+from ui4a.fields import kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.problems import Problem
 from ui4a.tree import path_id, pointer, walk
@@ -84,28 +85,7 @@ def _fix_node(node: dict[str, Any], where: str, fixes: list[str]) -> None:
         if field.default is not None and field.name not in node:
             node[field.name] = field.default
             fixes.append(f"{where}/{field.name}: filled the default {field.default!r}")
-        on = node.get(field.name)
-        if field.kind == "action" and isinstance(on, dict):
-            node[field.name] = _spell_out(on, f"{where}/{field.name}", fixes)
-        elif field.kind == "action" and isinstance(on, list):
-            node[field.name] = [
-                _spell_out(one, f"{where}/{field.name}/{i}", fixes)
-                if isinstance(one, dict)
-                else one
-                for i, one in enumerate(on)
-            ]
-
-
-def _spell_out(on: dict[str, Any], where: str, fixes: list[str]) -> dict[str, Any]:
-    """{"toggle":"open"} and {"set":"k","value":v} are unambiguous shorthands."""
-    if "do" in on:
-        return on
-    verbs = [name for name in actions.ACTIONS if isinstance(on.get(name), str)]
-    if len(verbs) != 1:
-        return on
-    on["path"] = on.pop(verbs[0])
-    fixes.append(f"{where}: spelled out the {verbs[0]!r} action")
-    return {"do": verbs[0], **on}
+        kind_of(field).repair(field, node, where, fixes)
 
 
 def _fix_datasets(spec: dict[str, Any], fixes: list[str]) -> None:
@@ -130,14 +110,10 @@ def _fix_datasets(spec: dict[str, Any], fixes: list[str]) -> None:
         if component is None:
             continue
         for field in component.fields:
-            where = pointer((*ref.path, field.name))
-            if field.kind == "data":
-                fix(ref.node, field.name, pointer(ref.path))
-            elif field.kind == "action":
-                on = ref.node.get(field.name)
-                for i, one in enumerate(actions.as_list(on)):
-                    if isinstance(one, dict) and one.get("do") == "append":
-                        fix(one, "path", f"{where}/{i}" if isinstance(on, list) else where)
+            for holder, key, where in kind_of(field).dataset_slots(
+                field, ref.node, pointer(ref.path)
+            ):
+                fix(holder, key, where)
 
 
 def _fill_ids(spec: dict[str, Any], fixes: list[str]) -> None:

@@ -16,68 +16,24 @@ from ui4a import actions, registry
 from ui4a.actions import MAX_ACTIONS
 from ui4a.catalog import (
     COMMON_FIELDS,
-    COND_MAX,
-    KEY_MAX,
     MAX_CHILDREN,
-    MAX_COLUMNS,
     MAX_CONTAINER_DEPTH,
     MAX_DATASETS,
     MAX_ROWS,
     MAX_STATE_KEYS,
-    MD_MAX,
     SHORT_MAX,
-    TEXT_MAX,
-    URL_MAX,
     Component,
     Field,
 )
+from ui4a.fields import RECORD_SCHEMA, SCALAR_SCHEMA, kind_of, string_schema
 from ui4a.theme import THEME_FIELDS
 
 Schema = dict[str, Any]
-_SCALAR: Schema = {
-    "anyOf": [
-        {"type": "string", "maxLength": SHORT_MAX},
-        {"type": "number"},
-        {"type": "boolean"},
-    ]
-}
-
-
-_RECORD: Schema = {"type": "object", "additionalProperties": _SCALAR, "maxProperties": MAX_COLUMNS}
-
-
-def _string(most: int, least: int = 0) -> Schema:
-    return {"type": "string", **({"minLength": least} if least else {}), "maxLength": most}
 
 
 def _field_schema(field: Field) -> Schema:
-    kind = field.kind
-    if kind == "str":
-        return _string(SHORT_MAX, 1)
-    if kind == "text":
-        return _string(TEXT_MAX)
-    if kind in ("key", "data"):
-        return _string(KEY_MAX, 1)
-    if kind == "cond":
-        return _string(COND_MAX, 1)
-    if kind == "md":
-        return _string(MD_MAX)
-    if kind == "url":
-        return _string(URL_MAX, 1)
-    if kind == "enum":
-        return {"enum": list(field.values)}
-    if kind == "num":
-        return {"type": "number"}
-    if kind == "bool":
-        return {"type": "boolean"}
-    if kind in ("strs", "filter"):
-        item = _string(SHORT_MAX if kind == "strs" else COND_MAX, 1)
-        return {"type": "array", "items": item, "maxItems": field.max_items}
-    if kind == "record":
-        return _RECORD
-    if kind == "action":
-        return {"$ref": "#/$defs/on"}
-    return _SCALAR
+    """A field's fragment: its kind's (ui4a/fields.py)."""
+    return kind_of(field).schema(field)
 
 
 def _object(props: dict[str, Schema], required: list[str]) -> Schema:
@@ -142,11 +98,11 @@ def _build() -> Schema:
         }
     defs["leaf"] = {"anyOf": leaf_refs}
     defs["page"] = _node_schema(page, "#/$defs/n1")
-    state: Schema = {"type": "object", "additionalProperties": _SCALAR}
+    state: Schema = {"type": "object", "additionalProperties": SCALAR_SCHEMA}
     state["maxProperties"] = MAX_STATE_KEYS
     data: Schema = {
         "type": "object",
-        "additionalProperties": {"type": "array", "items": _RECORD, "maxItems": MAX_ROWS},
+        "additionalProperties": {"type": "array", "items": RECORD_SCHEMA, "maxItems": MAX_ROWS},
         "maxProperties": MAX_DATASETS,
     }
     theme = _object({f.name: _field_schema(f) for f in THEME_FIELDS}, [])
@@ -156,7 +112,7 @@ def _build() -> Schema:
         "$defs": defs,
         **_object(
             {
-                "title": _string(SHORT_MAX),
+                "title": string_schema(SHORT_MAX),
                 "theme": theme,
                 "root": {"$ref": "#/$defs/page"},
                 "state": state,

@@ -1,48 +1,41 @@
-"""Validation: every problem in a spec, each with a JSON pointer, a code and a message."""
+"""Validation: every problem in a spec, each with a JSON pointer, a code and a message.
+
+A field's value is checked by its kind (ui4a/fields.py); this module owns the spec's shape,
+nesting, ids, references between nodes, and the state keys a view reads.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ui4a import actions, expr, registry
 from ui4a.catalog import (
     COMMON_FIELDS,
-    COND_MAX,
     ID_MAX,
     KEY_MAX,
     MAX_CHILDREN,
-    MAX_COLUMNS,
     MAX_CONTAINER_DEPTH,
     MAX_DATASETS,
     MAX_ROWS,
     MAX_STATE_KEYS,
-    MD_MAX,
     SHORT_MAX,
-    TEXT_MAX,
-    URL_MAX,
     Action,
     Component,
     Field,
     StateValue,
 )
+from ui4a.fields import NAME_PATTERN, check, check_record, is_scalar, unknown_keys
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.problems import Problem
-from ui4a.state import is_finite, placeholders
+from ui4a.state import placeholders
 from ui4a.theme import THEME_FIELDS
 from ui4a.tree import NodeRef, Path, pointer, walk
 
 TOP_LEVEL = ("title", "theme", "root", "state", "data")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,40}")
-NAME_PATTERN = re.compile(expr.NAME)
-ITEM_KEY = re.compile(rf"\.{expr.NAME}")
-_MAX_LEN = {"str": SHORT_MAX, "text": TEXT_MAX, "key": KEY_MAX, "md": MD_MAX, "data": KEY_MAX}
-# Images are https URLs or inline raster/SVG data; nothing else reaches a src attribute.
-SAFE_URL = re.compile(
-    r"https://[^\s\"'<>\\]+|data:image/(?:png|jpeg|gif|webp|svg\+xml)[;,][^\s\"'<>]*"
-)
 
 
 def validate(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> list[Problem]:
@@ -51,10 +44,10 @@ def validate(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> list[Problem]:
     if not isinstance(spec, dict):
         return [Problem("", "wrong_type", "a spec is a JSON object")]
     found: list[Problem] = []
-    found += _unknown_keys(spec, TOP_LEVEL, ())
+    found += unknown_keys(spec, TOP_LEVEL, ())
     title = spec.get("title")
     if title is not None:
-        found += _check_field(Field("title", "str"), title, ("title",))
+        found += check(Field("title", "str"), title, ("title",))
     if "theme" in spec:
         found += _check_theme(spec["theme"])
     state = spec.get("state")
@@ -116,7 +109,7 @@ def _check_nodes(spec: dict[str, Any]) -> list[Problem]:
         fields = COMMON_FIELDS + (component.fields if component else ())
         for field in fields:
             if field.name in node:
-                found += _check_field(field, node[field.name], (*path, field.name), in_item)
+                found += check(field, node[field.name], (*path, field.name), in_item)
             elif field.required and component is not None:
                 found.append(
                     Problem(
@@ -132,7 +125,7 @@ def _check_nodes(spec: dict[str, Any]) -> list[Problem]:
                 *(f.name for f in fields),
                 *(("c",) if component.children else ()),
             )
-            found += _unknown_keys(node, allowed, path)
+            found += unknown_keys(node, allowed, path)
             if component.children and "c" in node:
                 found += _check_children(node["c"], (*path, "c"))
     return found
@@ -165,152 +158,13 @@ def _check_id(node: dict[str, Any], path: Path, seen: set[str]) -> list[Problem]
     return []
 
 
-def is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and is_finite(value)
-
-
-def is_scalar(value: object) -> bool:
-    return isinstance(value, (str, bool)) or is_number(value)
-
-
-def _check_field(field: Field, value: object, path: Path, in_item: bool = False) -> list[Problem]:
-    where = pointer(path)
-    kind = field.kind
-    if kind == "action":
-        return _check_on(value, path, in_item)
-    if kind == "enum":
-        # bool is an int in Python; an enum of numbers must not accept true.
-        if isinstance(value, bool) or value not in field.values:
-            allowed = ", ".join(repr(v) for v in field.values)
-            return [Problem(where, "bad_value", f"{field.name!r} is one of {allowed}")]
-        return []
-    if kind == "scalar":
-        if not is_scalar(value):
-            return [Problem(where, "wrong_type", f"{field.name!r} is a string, number or bool")]
-        if isinstance(value, str) and len(value) > SHORT_MAX:
-            return [Problem(where, "too_large", f"at most {SHORT_MAX} characters")]
-        return []
-    if kind == "num":
-        ok = is_number(value)
-        return [] if ok else [Problem(where, "wrong_type", f"{field.name!r} is a number")]
-    if kind == "bool":
-        ok = isinstance(value, bool)
-        return [] if ok else [Problem(where, "wrong_type", f"{field.name!r} is true or false")]
-    if kind in ("strs", "filter"):
-        return _check_list(field, value, path)
-    if kind == "record":
-        return _check_record(value, path)
-    if not isinstance(value, str):
-        return [Problem(where, "wrong_type", f"{field.name!r} is a string")]
-    if kind == "url":
-        if len(value) > URL_MAX or not SAFE_URL.fullmatch(value):
-            return [Problem(where, "bad_value", "an image is an https: or data:image/ URL")]
-        return []
-    if kind == "cond":
-        if len(value) > COND_MAX:
-            return [Problem(where, "too_large", f"a condition has at most {COND_MAX} characters")]
-        parsed = expr.parse_condition(value)
-        if parsed is None and not (in_item and _item_condition(value)):
-            return [Problem(where, "bad_value", 'a condition is "key", "!key" or "key=value"')]
-        return []
-    limit = _MAX_LEN[kind]
-    if len(value) > limit:
-        return [Problem(where, "too_large", f"{field.name!r} has at most {limit} characters")]
-    if kind == "key":
-        if in_item and ITEM_KEY.fullmatch(value):
-            return []
-        if not NAME_PATTERN.fullmatch(value):
-            return [Problem(where, "bad_value", f"{field.name!r} names a state key")]
-    if kind == "data" and not NAME_PATTERN.fullmatch(value):
-        return [Problem(where, "bad_value", f"{field.name!r} names a dataset")]
-    return []
-
-
-def _item_condition(value: str) -> bool:
-    return (
-        value.startswith((".", "!."))
-        and expr.parse_condition(value.replace(".", "", 1)) is not None
-    )
-
-
-def _check_list(field: Field, value: object, path: Path) -> list[Problem]:
-    where = pointer(path)
-    if not isinstance(value, list):
-        return [Problem(where, "wrong_type", f"{field.name!r} is a list of strings")]
-    found: list[Problem] = []
-    if len(value) > field.max_items:
-        found.append(Problem(where, "too_large", f"at most {field.max_items} items"))
-    for i, item in enumerate(value):
-        at = pointer((*path, i))
-        if not isinstance(item, str):
-            found.append(Problem(at, "wrong_type", "a string"))
-        elif field.kind == "filter" and expr.parse_clause(item) is None:
-            found.append(Problem(at, "bad_value", 'a filter is "column=key" or "column~key"'))
-        elif not item or len(item) > SHORT_MAX:
-            found.append(Problem(at, "bad_value", f"1-{SHORT_MAX} characters"))
-    return found
-
-
-def _check_record(value: object, path: Path) -> list[Problem]:
-    if not isinstance(value, dict):
-        return [Problem(pointer(path), "wrong_type", "a record is an object of scalar values")]
-    found: list[Problem] = []
-    if len(value) > MAX_COLUMNS:
-        found.append(Problem(pointer(path), "too_large", f"at most {MAX_COLUMNS} fields"))
-    for key, item in value.items():
-        at = pointer((*path, key))
-        if not NAME_PATTERN.fullmatch(key):
-            found.append(Problem(at, "bad_value", "a field name is a word"))
-        if not is_scalar(item) and item is not None:
-            found.append(Problem(at, "wrong_type", "record values are strings, numbers, bools"))
-        elif isinstance(item, str) and len(item) > SHORT_MAX:
-            found.append(Problem(at, "too_large", f"at most {SHORT_MAX} characters"))
-    return found
-
-
-def _check_on(value: object, path: Path, in_item: bool) -> list[Problem]:
-    if isinstance(value, list):
-        if not value or len(value) > actions.MAX_ACTIONS:
-            return [Problem(pointer(path), "too_large", f"1-{actions.MAX_ACTIONS} actions")]
-        found: list[Problem] = []
-        for i, one in enumerate(value):
-            found += _check_action(one, (*path, i), in_item)
-        return found
-    return _check_action(value, path, in_item)
-
-
-def _check_action(value: object, path: Path, in_item: bool) -> list[Problem]:
-    where = pointer(path)
-    if not isinstance(value, dict):
-        return [Problem(where, "wrong_type", 'an action is an object like {"do":"set",...}')]
-    if "do" not in value:
-        return [Problem(pointer((*path, "do")), "missing_field", 'an action needs "do"')]
-    action = actions.get(value["do"])
-    if action is None:
-        known = ", ".join(actions.ACTIONS)
-        return [Problem(pointer((*path, "do")), "unknown_action", f"known actions: {known}")]
-    found = _unknown_keys(value, ("do", *(f.name for f in action.fields)), path)
-    for field in action.fields:
-        if field.name in value:
-            found += _check_field(field, value[field.name], (*path, field.name), in_item)
-        elif field.required:
-            found.append(
-                Problem(
-                    pointer((*path, field.name)),
-                    "missing_field",
-                    f"{action.name!r} needs {field.name!r}",
-                )
-            )
-    return found
-
-
 def _check_theme(theme: object) -> list[Problem]:
     if not isinstance(theme, dict):
         return [Problem("/theme", "wrong_type", '"theme" is an object of tokens')]
-    found = _unknown_keys(theme, [f.name for f in THEME_FIELDS], ("theme",))
+    found = unknown_keys(theme, [f.name for f in THEME_FIELDS], ("theme",))
     for field in THEME_FIELDS:
         if field.name in theme:
-            found += _check_field(field, theme[field.name], ("theme", field.name))
+            found += check(field, theme[field.name], ("theme", field.name))
     return found
 
 
@@ -347,17 +201,8 @@ def _check_data(data: object) -> list[Problem]:
         if len(rows) > MAX_ROWS:
             found.append(Problem(pointer(where), "too_large", f"at most {MAX_ROWS} records"))
         for i, row in enumerate(rows):
-            found += _check_record(row, (*where, i))
+            found += check_record(row, (*where, i))
     return found
-
-
-def _unknown_keys(obj: Mapping[str, Any], allowed: Iterable[str], path: Path) -> list[Problem]:
-    known = set(allowed)
-    return [
-        Problem(pointer((*path, key)), "unknown_field", f"unknown property {key!r}")
-        for key in obj
-        if key not in known
-    ]
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
-/* ui4a runtime: gives a rendered UI4A view life inside its sandboxed frame.
+/* ui4a runtime core: gives a rendered UI4A view life inside its sandboxed frame.
  * It owns the view's state and datasets, two-way bindings, the fixed action vocabulary, form
- * validation, tables, lists and charts, and live patches from the parent studio. Model output
+ * validation and live patches from the parent studio. What one component does (tables, lists,
+ * charts, tabs, dialogs...) is that component's behaviour.js, which ui4a/assets.py joins in at
+ * the "ui4a:parts" mark below, inside this function, so parts share its helpers. Model output
  * is data: nothing here evaluates it or injects it as HTML. The only HTML it morphs in is the
  * ui4a renderer's, sent by the parent frame; everything it builds itself is set as text.
  * ui4a/state.py and ui4a/expr.py hold the Python side of the rules mirrored here. */
@@ -24,7 +26,6 @@
   // Keys and datasets the user has changed: streamed values never overwrite them.
   var touched = Object.create(null);
   var touchedData = Object.create(null);
-  var tableUi = Object.create(null);
 
   function isScalar(v) {
     return v === null || typeof v === "string" || typeof v === "boolean" ||
@@ -178,208 +179,6 @@
     return Array.prototype.slice.call((within || root).querySelectorAll(selector));
   }
 
-  // ---- lists: one item per record, cloned from the renderer's <template>.
-  var ID_ATTRS = ["id", "for", "aria-labelledby", "aria-describedby", "aria-controls", "name"];
-
-  function suffixIds(node, suffix) {
-    var els = [node].concat(all("*", node));
-    els.forEach(function (el) {
-      if (!el.getAttribute) return;
-      ID_ATTRS.forEach(function (attr) {
-        var v = el.getAttribute(attr);
-        if (v && (attr !== "name" || el.type === "radio")) {
-          el.setAttribute(attr, v.split(" ").map(function (id) { return id + suffix; }).join(" "));
-        }
-      });
-    });
-  }
-
-  function renderList(list) {
-    var cfg = config(list, "data-list");
-    if (!data[cfg.data]) return;
-    var wanted = filtered(cfg.data, cfg.filter).map(function (r) { return r.index; });
-    var items = Array.prototype.slice.call(list.children);
-    var have = items.map(function (li) { return Number(li.getAttribute("data-item")); });
-    var wrap = list.parentNode;
-    var empty = wrap.querySelector("[data-empty]");
-    if (empty) empty.hidden = wanted.length > 0;
-    if (have.join() === wanted.join()) return;
-    var template = wrap.querySelector("template[data-template]");
-    if (!template) return;
-    var byIndex = Object.create(null);
-    items.forEach(function (li, i) { byIndex[have[i]] = li; });
-    var next = wanted.map(function (index) {
-      if (byIndex[index]) return byIndex[index];
-      var li = document.createElement("li");
-      li.className = "u4-item";
-      li.setAttribute("data-item", String(index));
-      var content = template.content.cloneNode(true);
-      Array.prototype.slice.call(content.childNodes).forEach(function (n) {
-        li.appendChild(n);
-        if (n.nodeType === 1) suffixIds(n, "-i" + index);
-      });
-      return li;
-    });
-    list.replaceChildren.apply(list, next);
-  }
-
-  // ---- tables: filter, search, sort and page the dataset; cells are text.
-  function renderTable(wrap) {
-    var cfg = config(wrap, "data-table");
-    if (!data[cfg.data]) return;
-    var ui = tableUi[wrap.id] || (tableUi[wrap.id] = { sort: "", dir: 1, page: 0, q: "" });
-    var cols = Array.isArray(cfg.cols) ? cfg.cols : [];
-    var numeric = Array.isArray(cfg.num) ? cfg.num : [];
-    var rows = filtered(cfg.data, cfg.filter);
-    if (ui.q) {
-      rows = rows.filter(function (r) {
-        return cols.some(function (c) { return compare(r.row[c], "~", ui.q); });
-      });
-    }
-    if (ui.sort) {
-      rows.sort(function (a, b) {
-        var x = a.row[ui.sort], y = b.row[ui.sort];
-        var nx = asNumber(x), ny = asNumber(y), order;
-        if (nx !== null && ny !== null) order = nx - ny;
-        else order = format(x).localeCompare(format(y));
-        return order * ui.dir || a.index - b.index;
-      });
-    }
-    var size = Math.max(1, Number(cfg.page) || 10);
-    var pages = Math.max(1, Math.ceil(rows.length / size));
-    ui.page = Math.min(Math.max(0, ui.page), pages - 1);
-    var start = ui.page * size;
-    var body = wrap.querySelector("tbody");
-    var trs = rows.slice(start, start + size).map(function (r) {
-      var tr = document.createElement("tr");
-      cols.forEach(function (c) {
-        var td = document.createElement("td");
-        if (numeric.indexOf(c) >= 0) td.className = "u4-num";
-        td.textContent = cell(r.row[c]);
-        tr.appendChild(td);
-      });
-      return tr;
-    });
-    if (!trs.length) {
-      var tr = document.createElement("tr");
-      var td = document.createElement("td");
-      td.className = "u4-empty";
-      td.colSpan = cols.length || 1;
-      td.textContent = "No rows";
-      tr.appendChild(td);
-      trs.push(tr);
-    }
-    if (body) body.replaceChildren.apply(body, trs);
-    all("th", wrap).forEach(function (th) {
-      var button = th.querySelector("[data-sort]");
-      var key = button ? button.getAttribute("data-sort") : "";
-      var sort = ui.sort === key ? (ui.dir > 0 ? "ascending" : "descending") : "none";
-      th.setAttribute("aria-sort", sort);
-    });
-    var info = wrap.querySelector(".u4-pager-info");
-    var text = rows.length ? (start + 1) + "\u2013" + Math.min(start + size, rows.length) +
-      " of " + rows.length : "No rows";
-    if (info && info.textContent !== text) info.textContent = text;
-    var prev = wrap.querySelector("[data-page='-1']"), next = wrap.querySelector("[data-page='1']");
-    if (prev) prev.disabled = ui.page === 0;
-    if (next) next.disabled = ui.page >= pages - 1;
-    var search = wrap.querySelector("[data-table-search]");
-    if (search && search.value !== ui.q) search.value = ui.q;
-  }
-
-  // ---- charts, drawn by Chart.js from the dataset; colours come from the theme.
-  function chartColors() {
-    var style = getComputedStyle(document.documentElement);
-    var out = [];
-    for (var i = 1; i <= 6; i++) out.push(style.getPropertyValue("--u4-chart-" + i).trim() || "#4f46e5");
-    return {
-      series: out,
-      text: style.getPropertyValue("--u4-muted").trim() || "#5d6478",
-      grid: style.getPropertyValue("--u4-border").trim() || "#dfe2ea",
-      surface: style.getPropertyValue("--u4-surface").trim() || "#ffffff"
-    };
-  }
-
-  function alpha(color, a) {
-    var m = /^#([0-9a-f]{6})$/i.exec(color);
-    if (!m) return color;
-    var n = parseInt(m[1], 16);
-    return "rgba(" + (n >> 16) + "," + ((n >> 8) & 255) + "," + (n & 255) + "," + a + ")";
-  }
-
-  // The chart's data as a visually hidden table, for screen readers; render.py builds the same.
-  function fillChartTable(canvas, keys, rows) {
-    var figure = canvas.closest("figure");
-    var table = figure && figure.querySelector("table[data-chart-table]");
-    if (!table) return;
-    var head = document.createElement("tr");
-    keys.forEach(function (k) {
-      var th = document.createElement("th");
-      th.scope = "col";
-      th.textContent = humanize(format(k));
-      head.appendChild(th);
-    });
-    table.tHead.replaceChildren(head);
-    table.tBodies[0].replaceChildren.apply(table.tBodies[0], rows.map(function (r) {
-      var tr = document.createElement("tr");
-      keys.forEach(function (k) {
-        var td = document.createElement("td");
-        td.textContent = cell(r[k]);
-        tr.appendChild(td);
-      });
-      return tr;
-    }));
-  }
-
-  function renderChart(canvas) {
-    if (typeof Chart === "undefined") return;
-    var cfg = config(canvas, "data-chart");
-    if (!data[cfg.data]) return;
-    var rows = filtered(cfg.data, cfg.filter).map(function (r) { return r.row; });
-    var ys = Array.isArray(cfg.y) ? cfg.y.filter(function (y) { return typeof y === "string"; }) : [];
-    var kind = ["line", "bar", "area", "pie"].indexOf(cfg.kind) >= 0 ? cfg.kind : "bar";
-    var colors = chartColors();
-    var labels = rows.map(function (r) { return format(r[cfg.x]); });
-    var pie = kind === "pie";
-    var series = (pie ? ys.slice(0, 1) : ys).map(function (y, i) {
-      var color = colors.series[i % colors.series.length];
-      return {
-        label: humanize(y),
-        data: rows.map(function (r) { return asNumber(r[y]); }),
-        borderColor: pie ? colors.surface : color,
-        backgroundColor: pie ? labels.map(function (_l, j) {
-          return colors.series[j % colors.series.length];
-        }) : (kind === "area" ? alpha(color, 0.18) : color),
-        fill: kind === "area",
-        tension: 0.3,
-        borderWidth: pie ? 2 : (kind === "bar" ? 0 : 2),
-        borderRadius: kind === "bar" ? 6 : 0,
-        pointRadius: kind === "bar" || pie ? undefined : 3
-      };
-    });
-    fillChartTable(canvas, [cfg.x].concat(pie ? ys.slice(0, 1) : ys), rows);
-    var key = JSON.stringify([kind, labels, series.map(function (s) { return s.data; }), ys, colors]);
-    var existing = Chart.getChart(canvas);
-    if (existing && canvas.getAttribute("data-drawn") === key) return;
-    if (existing) existing.destroy();
-    canvas.setAttribute("data-drawn", key);
-    var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    var axis = { ticks: { color: colors.text }, grid: { color: colors.grid }, border: { display: false } };
-    new Chart(canvas, {
-      type: pie ? "pie" : (kind === "bar" ? "bar" : "line"),
-      data: { labels: labels, datasets: series },
-      options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: still ? false : { duration: 300 },
-        plugins: {
-          legend: { display: pie || ys.length > 1, position: "bottom", labels: { color: colors.text, usePointStyle: true } }
-        },
-        scales: pie ? {} : { x: axis, y: Object.assign({ beginAtZero: true }, axis) }
-      }
-    });
-  }
-
   // ---- applying state to the DOM.
   function applyTheme() {
     var view = root.querySelector(".u4-view");
@@ -404,7 +203,7 @@
 
   function apply() {
     applyTheme();
-    all("[data-list]").forEach(renderList);
+    PARTS.prepare.forEach(function (hook) { hook(); });
     all("[data-bind]").forEach(function (el) {
       var value = read(el.getAttribute("data-bind"), el);
       if (el.type === "checkbox") {
@@ -423,12 +222,6 @@
         el.textContent = text;
       }
     });
-    all("[data-percent]").forEach(function (el) {
-      var value = asNumber(read(el.getAttribute("data-percent"), el)) || 0;
-      var top = Number(el.getAttribute("data-max")) || 100;
-      var text = Math.max(0, Math.min(100, Math.round(value / top * 100))) + "%";
-      if (el.textContent !== text) el.textContent = text;
-    });
     all("[data-tpl]").forEach(function (el) {
       var text = interpolate(el.getAttribute("data-tpl"), el);
       if (el.textContent !== text) el.textContent = text;
@@ -436,34 +229,7 @@
     all("[data-if]").forEach(function (el) {
       el.hidden = !holds(el.getAttribute("data-if"), el);
     });
-    all("[data-tabs]").forEach(applyTabs);
-    all("[data-table]").forEach(renderTable);
-    all("canvas[data-chart]").forEach(renderChart);
-    all("dialog[data-dialog]").forEach(function (dialog) {
-      var open = !!state[dialog.getAttribute("data-dialog")] && !dialog.hidden;
-      if (open && !dialog.open && dialog.isConnected) {
-        dialog.showModal();
-      } else if (!open && dialog.open) {
-        dialog.close();
-      }
-    });
-  }
-
-  function applyTabs(tabs) {
-    var key = tabs.getAttribute("data-tabs");
-    var buttons = all("[role=tab]", tabs).filter(function (b) { return b.closest("[data-tabs]") === tabs; });
-    var labels = buttons.map(function (b) { return b.getAttribute("data-tab"); });
-    var current = labels.indexOf(format(state[key])) >= 0 ? format(state[key]) : labels[0];
-    buttons.forEach(function (b) {
-      var on = b.getAttribute("data-tab") === current;
-      b.setAttribute("aria-selected", on ? "true" : "false");
-      b.tabIndex = on ? 0 : -1;
-    });
-    Array.prototype.slice.call(tabs.children).forEach(function (panel) {
-      if (panel.getAttribute("role") === "tabpanel") {
-        panel.hidden = panel.getAttribute("data-tab") !== current;
-      }
-    });
+    PARTS.apply.forEach(function (hook) { hook(); });
   }
 
   function post(message) {
@@ -656,14 +422,7 @@
   function onInput(event) {
     var el = event.target;
     if (!el || !el.hasAttribute) return;
-    if (el.hasAttribute("data-table-search")) {
-      var wrap = el.closest("[data-table]");
-      var ui = tableUi[wrap.id] || (tableUi[wrap.id] = { sort: "", dir: 1, page: 0, q: "" });
-      ui.q = el.value;
-      ui.page = 0;
-      renderTable(wrap);
-      return;
-    }
+    if (PARTS.input.some(function (hook) { return hook(el); })) return;
     if (!el.hasAttribute("data-bind")) return;
     // Checkboxes, radios and selects report through "change"; text through "input".
     var viaChange = el.type === "checkbox" || el.type === "radio" || el.tagName === "SELECT";
@@ -685,28 +444,7 @@
       post({ type: "ui4a.open", url: link.href });
       return;
     }
-    var tab = target.closest("[role=tab][data-tab]");
-    if (tab) {
-      var tabs = tab.closest("[data-tabs]");
-      change(tabs.getAttribute("data-tabs"), tab.getAttribute("data-tab"));
-      return;
-    }
-    var sort = target.closest("[data-sort]");
-    var pager = target.closest("[data-page]");
-    if (sort || pager) {
-      var wrap = target.closest("[data-table]");
-      var ui = tableUi[wrap.id] || (tableUi[wrap.id] = { sort: "", dir: 1, page: 0, q: "" });
-      if (sort) {
-        var key = sort.getAttribute("data-sort");
-        ui.dir = ui.sort === key ? -ui.dir : 1;
-        ui.sort = key;
-        ui.page = 0;
-      } else {
-        ui.page += Number(pager.getAttribute("data-page"));
-      }
-      renderTable(wrap);
-      return;
-    }
+    if (PARTS.click.some(function (hook) { return hook(target); })) return;
     var button = target.closest("[data-action]");
     if (!button) return;
     var action = null;
@@ -719,19 +457,6 @@
     run(action, button);
   }
 
-  function onKeydown(event) {
-    var tab = event.target && event.target.closest && event.target.closest("[role=tab]");
-    if (!tab) return;
-    var list = all("[role=tab]", tab.parentNode);
-    var i = list.indexOf(tab);
-    var moves = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: list.length - 1 };
-    if (!has(moves, event.key)) return;
-    event.preventDefault();
-    var next = list[(moves[event.key] + list.length) % list.length];
-    next.focus();
-    next.click();
-  }
-
   function onSubmit(event) {
     var form = event.target;
     if (!form || !form.classList || !form.classList.contains("u4-form")) return;
@@ -739,32 +464,18 @@
     submitForm(form);
   }
 
-  function onDialogClosed(event) {
-    var dialog = event.target;
-    if (!dialog || dialog.tagName !== "DIALOG") return;
-    var key = dialog.getAttribute("data-dialog");
-    if (key && state[key]) change(key, false);
-  }
-
-  // Streamed patches must not undo what the runtime owns: open dialogs and sections, and
-  // the canvases Chart.js draws into.
+  // Streamed patches must not undo what the runtime owns; component parts say what that is
+  // (open dialogs and sections, the canvases Chart.js draws into).
   var MORPH = {
     morphStyle: "innerHTML",
     ignoreActiveValue: true,
     restoreFocus: true,
     callbacks: {
       beforeAttributeUpdated: function (name, node) {
-        return !(name === "open" && (node.tagName === "DIALOG" || node.tagName === "DETAILS"));
+        return !PARTS.keepAttribute.some(function (hook) { return hook(name, node); });
       },
       beforeNodeMorphed: function (oldNode, newNode) {
-        if (oldNode.tagName !== "CANVAS") return true;
-        // Keep the canvas (Chart.js draws into it) but take what the renderer says about it:
-        // the config, and the label, which grows while the chart node streams in.
-        ["data-chart", "aria-label"].forEach(function (name) {
-          var value = newNode.getAttribute && newNode.getAttribute(name);
-          if (value && value !== oldNode.getAttribute(name)) oldNode.setAttribute(name, value);
-        });
-        return false;
+        return !PARTS.keepNode.some(function (hook) { return hook(oldNode, newNode); });
       }
     }
   };
@@ -807,14 +518,30 @@
     }
   }
 
+  // ---- component parts: each component's behaviour.js, joined in below by ui4a/assets.py,
+  // adds its hooks with part({...}). prepare runs before bindings are applied (lists make the
+  // elements bindings fill), apply after; click, input and keydown return true when they
+  // handled the event; keepAttribute and keepNode return true to keep what a patch would change.
+  var PARTS = { prepare: [], apply: [], click: [], input: [], keydown: [], keepAttribute: [], keepNode: [] };
+
+  function part(hooks) {
+    Object.keys(hooks).forEach(function (name) {
+      if (!has(PARTS, name)) throw new Error("ui4a: no hook " + name);
+      PARTS[name].push(hooks[name]);
+    });
+  }
+
+  /* ui4a:parts */
+
   merge(readInitialState(), true);
   readData();
   root.addEventListener("input", onInput);
   root.addEventListener("change", onInput);
   root.addEventListener("click", onClick);
-  root.addEventListener("keydown", onKeydown);
+  root.addEventListener("keydown", function (event) {
+    PARTS.keydown.some(function (hook) { return hook(event); });
+  });
   root.addEventListener("submit", onSubmit);
-  root.addEventListener("close", onDialogClosed, true);
   window.addEventListener("message", onMessage);
   apply();
   post({ type: "ui4a.ready" });

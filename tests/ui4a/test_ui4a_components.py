@@ -6,8 +6,15 @@ import json
 
 import pytest
 
-from ui4a import render_body, repair, validate
-from ui4a.registry import COMPONENTS_DIR, REQUIRED_FILES, component_dirs, components, example_path
+from ui4a import assets, render_body, repair, validate
+from ui4a.registry import (
+    COMPONENTS_DIR,
+    REQUIRED_FILES,
+    component_dirs,
+    components,
+    example_path,
+    optional_files,
+)
 
 
 def test_it_finds_the_components() -> None:
@@ -30,10 +37,41 @@ def test_it_has_no_half_made_component_folders() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(components()))
-def test_it_has_a_schema_template_and_example(name: str) -> None:
+def test_it_has_a_schema_template_example_and_interaction(name: str) -> None:
     for required in REQUIRED_FILES:
         assert (COMPONENTS_DIR / name / required).is_file(), f"{name} lacks {required}"
     assert components()[name].doc
+
+
+@pytest.mark.parametrize("name", sorted(components()))
+def test_it_has_exactly_the_optional_pieces_it_declares(name: str) -> None:
+    for piece, declared in optional_files(components()[name]).items():
+        there = (COMPONENTS_DIR / name / piece).is_file()
+        assert there == declared, (
+            f"{name} {'lacks' if declared else 'has an undeclared'} {piece}"
+            f" (COMPONENT declares has_{piece.split('.')[0]}={declared})"
+        )
+
+
+def test_it_has_no_stray_files_in_component_folders() -> None:
+    known = {*REQUIRED_FILES, "view.py", "behaviour.js", "style.css", "__init__.py"}
+    for folder in component_dirs():
+        stray = {
+            p.name
+            for p in folder.iterdir()
+            if p.name not in known and p.name != "__pycache__" and not p.name.startswith("example")
+        }
+        assert not stray, f"{folder.name} has files no piece names: {sorted(stray)}"
+
+
+def test_it_joins_every_behaviour_and_style_into_the_one_script_and_stylesheet() -> None:
+    runtime, css = assets.runtime_js(), assets.view_css()
+    assert assets.PARTS_MARK not in runtime
+    for name in components():
+        for piece, text in (("behaviour.js", runtime), ("style.css", css)):
+            path = COMPONENTS_DIR / name / piece
+            if path.is_file():
+                assert f"/* {name}/{piece} */\n" + path.read_text() in text
 
 
 @pytest.mark.parametrize("name", sorted(components()))

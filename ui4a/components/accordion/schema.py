@@ -8,4 +8,6 @@ COMPONENT = Component(
     fields=(Field("items", "strs", required=True),),
     children=True,
     max_level=2,
+    has_behaviour=True,
+    has_style=True,
 )

@@ -10,4 +10,6 @@ COMPONENT = Component(
         Field("title", "str"),
         Field("text", "text", required=True),
     ),
+    has_view=True,
+    has_style=True,
 )

@@ -14,4 +14,5 @@ COMPONENT = Component(
             values=("neutral", "info", "success", "warning", "danger"),
         ),
     ),
+    has_style=True,
 )

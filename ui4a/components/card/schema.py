@@ -7,4 +7,5 @@ COMPONENT = Component(
     doc="A raised surface that groups its children under an optional title.",
     fields=(Field("title", "str", doc="A title shown at the top of the card."),),
     children=True,
+    has_style=True,
 )

@@ -13,4 +13,7 @@ COMPONENT = Component(
         Field("y", "strs", required=True, max_items=4),
         Field("filter", "filter"),
     ),
+    has_view=True,
+    has_behaviour=True,
+    has_style=True,
 )

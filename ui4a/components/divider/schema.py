@@ -6,4 +6,5 @@ COMPONENT = Component(
     name="divider",
     doc="A horizontal rule between sections, with an optional label.",
     fields=(Field("label", "str"),),
+    has_style=True,
 )

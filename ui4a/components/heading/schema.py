@@ -9,4 +9,5 @@ COMPONENT = Component(
         Field("text", "text", required=True),
         Field("level", "enum", default=1, values=(1, 2, 3), doc="1 is the largest."),
     ),
+    has_style=True,
 )

@@ -10,4 +10,5 @@ COMPONENT = Component(
         Field("name", "enum", required=True, values=ICONS),
         Field("label", "str"),
     ),
+    has_view=True,
 )

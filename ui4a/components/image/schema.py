@@ -9,4 +9,6 @@ COMPONENT = Component(
         Field("src", "url", required=True),
         Field("alt", "str", required=True),
     ),
+    has_view=True,
+    has_style=True,
 )

@@ -8,4 +8,5 @@ COMPONENT = Component(
     fields=(Field("title", "str", doc="A title shown above the content."),),
     children=True,
     root_only=True,
+    has_style=True,
 )

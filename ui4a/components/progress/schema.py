@@ -11,4 +11,7 @@ COMPONENT = Component(
         Field("max", "num", default=100),
         Field("bind", "key"),
     ),
+    has_view=True,
+    has_behaviour=True,
+    has_style=True,
 )

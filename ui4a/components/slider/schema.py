@@ -13,4 +13,5 @@ COMPONENT = Component(
         Field("step", "num"),
     ),
     bind_default=0,
+    has_style=True,
 )

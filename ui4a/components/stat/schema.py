@@ -11,4 +11,6 @@ COMPONENT = Component(
         Field("delta", "str"),
         Field("good", "enum", default="up", values=("up", "down"), doc="Which direction is good."),
     ),
+    has_view=True,
+    has_style=True,
 )

@@ -10,4 +10,5 @@ COMPONENT = Component(
         Field("bind", "key", required=True),
     ),
     bind_default=False,
+    has_style=True,
 )

@@ -13,4 +13,7 @@ COMPONENT = Component(
         Field("search", "bool"),
         Field("page", "num", doc="Rows per page (default 10)."),
     ),
+    has_view=True,
+    has_behaviour=True,
+    has_style=True,
 )

@@ -12,4 +12,7 @@ COMPONENT = Component(
     children=True,
     max_level=2,
     bind_default_from="tabs",
+    has_view=True,
+    has_behaviour=True,
+    has_style=True,
 )

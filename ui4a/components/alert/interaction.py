@@ -1,0 +1,10 @@
+"""The alert docs example in a real browser: what a user does with it (run by
+tests/ui4a/test_ui4a_components_browser.py)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def interact(page: Page) -> None:
+    expect(page.get_by_role("status")).to_contain_text("Your trial ends in 3 days.")

@@ -1,0 +1,12 @@
+"""The heading docs example in a real browser: what a user does with it (run by
+tests/ui4a/test_ui4a_components_browser.py)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def interact(page: Page) -> None:
+    expect(page.get_by_role("heading", level=1, name="Quarterly report")).to_be_visible()
+    expect(page.get_by_role("heading", level=2, name="Revenue")).to_be_visible()
+    expect(page.get_by_role("heading", level=3, name="By region")).to_be_visible()

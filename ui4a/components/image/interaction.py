@@ -1,0 +1,12 @@
+"""The image docs example in a real browser: what a user does with it (run by
+tests/ui4a/test_ui4a_components_browser.py)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def interact(page: Page) -> None:
+    image = page.get_by_role("img", name="Mountains under a yellow sun")
+    expect(image).to_be_visible()
+    assert image.evaluate("img => img.naturalWidth") > 0

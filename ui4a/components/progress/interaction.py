@@ -1,0 +1,15 @@
+"""The progress docs example in a real browser: what a user does with it (run by
+tests/ui4a/test_ui4a_components_browser.py)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def interact(page: Page) -> None:
+    bar = page.get_by_label("Onboarding")
+    expect(bar).to_have_attribute("max", "5")
+    assert bar.evaluate("p => p.value") == 2
+    page.get_by_role("button", name="Complete a step").click()
+    assert bar.evaluate("p => p.value") == 3
+    expect(page.get_by_text("60%")).to_be_visible()

@@ -1,0 +1,12 @@
+"""The text docs example in a real browser: what a user does with it (run by
+tests/ui4a/test_ui4a_components_browser.py)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def interact(page: Page) -> None:
+    expect(page.get_by_text("Hello, Ada!")).to_be_visible()
+    page.get_by_label("Your name").fill("Grace")
+    expect(page.get_by_text("Hello, Grace!")).to_be_visible()
