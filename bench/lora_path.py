@@ -90,8 +90,9 @@ def main() -> None:
     rows = []
     for case, (tokens, prefill) in cases.items():
         vllm_path = wrapper_path(PunicaWrapperCPU, prefill)
+        our_path = wrapper_path(GroupedPunicaWrapperCPU, prefill)
         theirs = ms_per_forward(layers, tokens, vllm_path, args.repeat)
-        mine = ms_per_forward(layers, tokens, wrapper_path(GroupedPunicaWrapperCPU, prefill), args.repeat)
+        mine = ms_per_forward(layers, tokens, our_path, args.repeat)
         rows.append(
             {
                 "case": case,
