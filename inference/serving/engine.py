@@ -15,6 +15,7 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from inference.serving.lora_path_check import PROBE, verify_lora_path
 from inference.loras import AdapterRef, local_ref
 from inference.protocol import Delta, GenerationRequest
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
@@ -39,7 +40,11 @@ class VllmEngine:
             target=self._loop.run_forever, name="vllm-engine-loop", daemon=True
         )
         self._thread.start()
-        self._llm: Any = self._call(self._build())
+        try:
+            self._llm: Any = self._call(self._build())
+        except BaseException:
+            self._stop_loop()
+            raise
         self._tokenizer: Any = self._llm.get_tokenizer()
         self.residency = LoraResidency(self._llm, settings.max_resident_loras)
         self._closed = False
@@ -80,9 +85,18 @@ class VllmEngine:
             gpu_memory_utilization=0.5 if on_cpu else 0.9,
             structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
             disable_log_stats=True,
+            # Lets the check below ask the process that runs the model which LoRA path it runs.
+            worker_extension_cls=PROBE if on_cpu else "",
         )
         loggers = [self._prefix_counter.logger_factory()] if self._prefix_counter else None
-        return AsyncLLM.from_engine_args(args, stat_loggers=loggers)
+        llm = AsyncLLM.from_engine_args(args, stat_loggers=loggers)
+        if on_cpu:
+            try:
+                await verify_lora_path(llm)
+            except BaseException:
+                llm.shutdown()
+                raise
+        return llm
 
     def prompt_for(self, request: GenerationRequest) -> str:
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
@@ -210,8 +224,11 @@ class VllmEngine:
             self._call(self._shutdown_on_loop())
         finally:
             self._llm = None
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=10)
+            self._stop_loop()
+
+    def _stop_loop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
 
     async def _shutdown_on_loop(self) -> None:
         self._llm.shutdown()
