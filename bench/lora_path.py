@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vllm.lora.punica_wrapper.punica_cpu import PunicaWrapperCPU
 
-from inference.serving.cpu_lora import GroupedPunicaWrapperCPU
 from inference.offline.lora_layers import Layer, ModelShape, stacked_layers, step_wrapper
+from inference.serving.cpu_lora import GroupedPunicaWrapperCPU
 from inference.settings import EngineSettings
 
 Apply = Callable[[torch.Tensor, torch.Tensor, Layer], None]

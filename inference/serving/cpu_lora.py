@@ -25,8 +25,8 @@ pyproject.toml), because vLLM loads those in every process it starts, including 
 that runs the model; on other platforms it does nothing. Nothing in vLLM says when it is left
 out (`VLLM_PLUGINS`) or bypassed (a vLLM that picks its wrapper another way), so the engine
 asks the model's LoRA layers at start which wrapper they hold and refuses to start on any other
-(`inference.serving.lora_path_check`); tests/inference/test_lora_equality.py checks on identical tensors
-that this wrapper computes what vLLM's does.
+(`inference.serving.lora_path_check`); tests/inference/test_lora_equality.py checks on
+identical tensors that this wrapper computes what vLLM's does.
 """
 
 from __future__ import annotations

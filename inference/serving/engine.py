@@ -15,9 +15,9 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from inference.serving.lora_path_check import PROBE, verify_lora_path
 from inference.loras import AdapterRef, local_ref
 from inference.protocol import Delta, GenerationRequest
+from inference.serving.lora_path_check import PROBE, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.serving.residency import LoraResidency
 from inference.settings import EngineSettings

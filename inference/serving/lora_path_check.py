@@ -69,7 +69,8 @@ def lora_path_message(found: list[str], wanted: str) -> str:
         f"'{PLUGIN}' (entry point in pyproject.toml); VLLM_PLUGINS is {plugins} and must "
         f"name it if set, and the package must be installed for its entry point to exist. "
         f"If both hold, this vLLM no longer takes the CPU wrapper from "
-        f"`current_platform.get_punica_wrapper()`, and inference/serving/cpu_lora.py must follow it. "
+        f"`current_platform.get_punica_wrapper()`, and inference/serving/cpu_lora.py must "
+        f"follow it. "
         f"vLLM's own wrapper is slower and gives base-model tokens the last slot's adapter, "
         f"so the engine does not start without ours."
     )

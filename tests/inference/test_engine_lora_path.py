@@ -10,7 +10,7 @@ import pytest
 import vllm
 
 from inference.serving.cpu_lora import WRAPPER
-from inference.engine import VllmEngine
+from inference.serving.engine import VllmEngine
 from inference.serving.lora_path_check import PLUGIN, LoraPathError
 from inference.settings import EngineSettings
 

@@ -8,8 +8,8 @@ import pytest
 import torch
 from vllm.lora.punica_wrapper.punica_cpu import PunicaWrapperCPU
 
-from inference.serving.cpu_lora import GroupedPunicaWrapperCPU
 from inference.offline.lora_layers import Layer, ModelShape, stacked_layers, step_wrapper
+from inference.serving.cpu_lora import GroupedPunicaWrapperCPU
 from inference.settings import EngineSettings
 
 SMALL = ModelShape(hidden=32, inner=48, kv=8, decoder_layers=1)
