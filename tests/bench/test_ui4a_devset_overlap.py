@@ -14,9 +14,54 @@ from inference.datasets.build import records_for
 RUN = 5
 JACCARD_LIMIT = 0.5
 STOP_WORDS = frozenset(
-    "a an and are as at be by can for from has have i in is it its me my of on or our so that "
-    "the their them then there these this to up us we what when which while who will with "
-    "you your".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "for",
+        "from",
+        "has",
+        "have",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "this",
+        "to",
+        "up",
+        "us",
+        "we",
+        "what",
+        "when",
+        "which",
+        "while",
+        "who",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
 )
 
 
