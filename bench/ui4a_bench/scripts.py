@@ -5,7 +5,8 @@ One step is one line; the target is a requirement line (requirements.py), so rol
 counts read the same way:
 
     fill textbox /task/ "Buy milk"      type into the first visible textbox named /task/
-    select combobox /status/ "Done"     choose the option labelled Done (any case)
+    select combobox /status/ "Done"     choose the option labelled Done (any case; else the
+                                        one option holding it as a word: "4" -> "4 people")
     click button /add/                  press it (a `text /regex/` target clicks that text)
     check checkbox /terms/              tick a checkbox, switch or radio (uncheck: untick)
     see listitem /buy milk/             wait until the view shows it (counts allowed: >=3, =2)
@@ -112,7 +113,7 @@ def _play(view: FrameLocator, step: Step) -> str:
         target.fill(step.value, timeout=STEP_MS)
     elif step.verb == "select":
         options = [o.strip() for o in target.locator("option").all_inner_texts()]
-        chosen = next((o for o in options if o.lower() == step.value.lower()), None)
+        chosen = _option(options, step.value)
         if chosen is None:
             return f"no option {step.value!r} (it offers {options[:8]})"
         target.select_option(label=chosen, timeout=STEP_MS)
@@ -121,6 +122,17 @@ def _play(view: FrameLocator, step: Step) -> str:
     else:
         target.set_checked(step.verb == "check", timeout=STEP_MS)
     return ""
+
+
+def _option(options: list[str], value: str) -> str | None:
+    """The option labelled `value` (any case), else the one option holding it as a word
+    ("4" picks "4 people")."""
+    exact = [o for o in options if o.lower() == value.lower()]
+    if exact:
+        return exact[0]
+    word = re.compile(rf"\b{re.escape(value)}\b", re.IGNORECASE)
+    holding = [o for o in options if word.search(o)]
+    return holding[0] if len(holding) == 1 else None
 
 
 def _first_visible(view: FrameLocator, target: Requirement) -> Locator | None:
