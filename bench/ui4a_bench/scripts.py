@@ -113,10 +113,10 @@ def _play(view: FrameLocator, step: Step) -> str:
         target.fill(step.value, timeout=STEP_MS)
     elif step.verb == "select":
         options = [o.strip() for o in target.locator("option").all_inner_texts()]
-        chosen = _option(options, step.value)
+        chosen = pick_option(options, step.value)
         if chosen is None:
             return f"no option {step.value!r} (it offers {options[:8]})"
-        target.select_option(label=chosen, timeout=STEP_MS)
+        target.selectpick_option(label=chosen, timeout=STEP_MS)
     elif step.verb == "click":
         target.click(timeout=STEP_MS)
     else:
@@ -124,7 +124,7 @@ def _play(view: FrameLocator, step: Step) -> str:
     return ""
 
 
-def _option(options: list[str], value: str) -> str | None:
+def pick_option(options: list[str], value: str) -> str | None:
     """The option labelled `value` (any case), else the one option holding it as a word
     ("4" picks "4 people")."""
     exact = [o for o in options if o.lower() == value.lower()]

@@ -12,7 +12,7 @@ import pytest
 
 from bench.ui4a_bench import devset
 from bench.ui4a_bench.requirements import BadRequirement, parse
-from bench.ui4a_bench.scripts import BadStep, parse_script, parse_step
+from bench.ui4a_bench.scripts import BadStep, parse_script, parse_step, pick_option
 from inference.datasets.build import records_for
 
 
@@ -104,3 +104,10 @@ def test_a_bad_dev_set_line_names_its_number(tmp_path: Path) -> None:
     path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
     with pytest.raises(ValueError, match="line 2"):
         devset.load(path)
+
+
+def test_select_picks_the_asked_option_or_the_one_holding_it_as_a_word() -> None:
+    assert pick_option(["Choose…", "EUR", "USD"], "eur") == "EUR"
+    assert pick_option(["2 people", "4 people"], "4") == "4 people"
+    assert pick_option(["14 days", "40 days"], "4") is None  # a digit inside a word is not it
+    assert pick_option(["4 a week", "4 a month"], "4") is None  # two hold it: ambiguous
