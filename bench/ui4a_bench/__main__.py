@@ -54,6 +54,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--per-kind", type=int, default=0, help="only the first N prompts of each kind"
     )
+    parser.add_argument("--ids", default="", help="only these prompt ids (comma-separated)")
     parser.add_argument(
         "--variants", default=",".join(DEFAULT_VARIANTS), help=f"comma-separated, of {ORDER}"
     )
@@ -93,6 +94,11 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     prompts = spread(devset.load(), args.per_kind)
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        prompts = [p for p in prompts if p.id in wanted]
+        if len(prompts) != len(wanted):
+            raise SystemExit(f"unknown prompt ids: {wanted - {p.id for p in prompts}}")
     if args.limit:
         prompts = prompts[: args.limit]
     variants = [v for v in ORDER if v in args.variants]
@@ -119,6 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         "prompts": len(prompts),
         "variants": variants,
         "per_kind": args.per_kind,
+        "ids": args.ids,
         "limit": args.limit,
         "derived_checks": args.derived,
         "max_tokens": args.max_tokens,
