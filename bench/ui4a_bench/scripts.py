@@ -116,7 +116,7 @@ def _play(view: FrameLocator, step: Step) -> str:
         chosen = pick_option(options, step.value)
         if chosen is None:
             return f"no option {step.value!r} (it offers {options[:8]})"
-        target.selectpick_option(label=chosen, timeout=STEP_MS)
+        target.select_option(label=chosen, timeout=STEP_MS)
     elif step.verb == "click":
         target.click(timeout=STEP_MS)
     else:
