@@ -1,9 +1,11 @@
-"""UI4A-Bench, one command: generate every dev prompt under each variant on the real stack,
-judge each result in Debian's Chromium, print the table, write JSON and an HTML report.
+"""UI4A-Bench, one command: every dev prompt under each variant, judged in Debian's Chromium;
+prints the table, writes the per-prompt JSON, a summary and an HTML screenshot grid.
 
-Variants, side by side in one run and one engine: `base` (the base model with no adapter,
-constrained to the UI4A schema), `trained` (the ui expert's installed adapter, constrained),
-`unconstrained` (the ui expert without the JSON-schema grammar).
+Variants, side by side in one run: the no-model baselines `retrieval` (the nearest training
+prompt's spec) and `fixed` (one training spec per screen kind), see baselines.py; and, on the
+real stack and one engine, `base` (the base model with no adapter, constrained to the UI4A
+schema), `trained` (the ui expert's installed adapter, constrained) and `unconstrained` (the ui
+expert without the JSON-schema grammar). The stack starts only when a model variant is asked.
 """
 
 from __future__ import annotations
@@ -17,25 +19,31 @@ import tempfile
 import time
 from itertools import zip_longest
 from pathlib import Path
+from typing import Any
 
 from bench.ui4a_bench import devset
+from bench.ui4a_bench.baselines import BASELINES, default_token_counter, generate_baselines
 from bench.ui4a_bench.generate import Generated, generate_all, running_stack
 from bench.ui4a_bench.judges import Job, judge_many
 from bench.ui4a_bench.report import Row, html_report, summarize, table
 from bench.variants import VARIANTS, UnknownVariant, check_variant
 
-ORDER = ("base", "trained", "unconstrained")
+ORDER = (*BASELINES, "base", "trained", "unconstrained")
+DEFAULT_VARIANTS = (*BASELINES, "base", "trained")
 
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def spread(prompts: list[devset.DevPrompt]) -> list[devset.DevPrompt]:
-    """Round-robin over screen kinds, so `--limit N` still samples N different kinds."""
+def spread(prompts: list[devset.DevPrompt], per_kind: int = 0) -> list[devset.DevPrompt]:
+    """Round-robin over screen kinds, so `--limit N` still samples N different kinds;
+    `per_kind` keeps only the first N prompts of each kind (in the dev set's order)."""
     kinds: dict[str, list[devset.DevPrompt]] = {}
     for prompt in prompts:
         kinds.setdefault(prompt.kind, []).append(prompt)
+    if per_kind:
+        kinds = {kind: listed[:per_kind] for kind, listed in kinds.items()}
     rounds = zip_longest(*kinds.values())
     return [p for group in rounds for p in group if p is not None]
 
@@ -43,7 +51,18 @@ def spread(prompts: list[devset.DevPrompt]) -> list[devset.DevPrompt]:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.ui4a_bench", description=__doc__)
     parser.add_argument("--limit", type=int, default=0, help="only the first N prompts (spread)")
-    parser.add_argument("--variants", default=",".join(ORDER), help="comma-separated")
+    parser.add_argument(
+        "--per-kind", type=int, default=0, help="only the first N prompts of each kind"
+    )
+    parser.add_argument("--ids", default="", help="only these prompt ids (comma-separated)")
+    parser.add_argument(
+        "--variants", default=",".join(DEFAULT_VARIANTS), help=f"comma-separated, of {ORDER}"
+    )
+    parser.add_argument(
+        "--derived",
+        action="store_true",
+        help="also run the interaction checks derived from each spec (reported apart)",
+    )
     parser.add_argument("--max-tokens", type=int, default=700, help="per screen")
     parser.add_argument("--concurrency", type=int, default=8, help="worker threads")
     parser.add_argument("--out", type=Path, default=Path("bench/results/ui4a_bench"))
@@ -54,14 +73,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--rejudge", type=Path, help="judge the generations in this results.json again"
     )
     args = parser.parse_args(argv)
+    named = [v.strip() for v in args.variants.split(",") if v.strip()]
     try:
-        args.variants = [check_variant(v.strip()) for v in args.variants.split(",") if v.strip()]
+        args.variants = [v if v in BASELINES else check_variant(v) for v in named]
     except UnknownVariant as exc:
-        parser.error(str(exc))
+        parser.error(f"{exc}, or a baseline: {', '.join(BASELINES)}")
     if not args.variants:
-        parser.error(f"--variants needs at least one of {', '.join(VARIANTS)}")
-    if args.limit < 0 or args.max_tokens < 16 or min(args.concurrency, args.judges) < 1:
-        parser.error("--limit must be >= 0, --max-tokens >= 16, --concurrency and --judges >= 1")
+        parser.error(f"--variants needs at least one of {', '.join((*BASELINES, *VARIANTS))}")
+    if min(args.limit, args.per_kind) < 0 or args.max_tokens < 16:
+        parser.error("--limit and --per-kind must be >= 0, --max-tokens >= 16")
+    if min(args.concurrency, args.judges) < 1:
+        parser.error("--concurrency and --judges must be >= 1")
     return args
 
 
@@ -71,36 +93,41 @@ def main(argv: list[str] | None = None) -> None:
     # SIGINT): both unwind through `running_stack`, which stops Redis, the worker and Daphne.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    prompts = spread(devset.load())
+    prompts = spread(devset.load(), args.per_kind)
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        prompts = [p for p in prompts if p.id in wanted]
+        if len(prompts) != len(wanted):
+            raise SystemExit(f"unknown prompt ids: {wanted - {p.id for p in prompts}}")
     if args.limit:
         prompts = prompts[: args.limit]
     variants = [v for v in ORDER if v in args.variants]
+    models = [v for v in variants if v not in BASELINES]
     started = time.monotonic()
     if args.rejudge:
         chosen = {p.id for p in prompts}  # --limit applies to a rejudge too
         generated = [g for g in _reload(args.rejudge, variants) if g.prompt_id in chosen]
         prompts = [p for p in prompts if any(g.prompt_id == p.id for g in generated)]
     else:
-        log(f"UI4A-Bench: {len(prompts)} prompts x {len(variants)} variants on the real stack")
-        run_dir = Path(tempfile.mkdtemp(prefix="macaron-ui4a-bench-"))
-        with running_stack(
-            run_dir, concurrency=args.concurrency, max_tokens=args.max_tokens, log=log
-        ) as stack:
-            ready = time.monotonic()
-            timeout = 600 + 300 * len(prompts) * len(variants) / args.concurrency
-            generated = generate_all(stack, prompts, variants, log=log, timeout_s=timeout)
         log(
-            f"generated in {time.monotonic() - ready:.0f} s (stack start included: "
-            f"{time.monotonic() - started:.0f} s)"
+            f"UI4A-Bench: {len(prompts)} prompts x {len(variants)} variants ({', '.join(variants)})"
         )
+        baselines = [v for v in variants if v in BASELINES]
+        generated = generate_baselines(prompts, baselines, count_tokens=default_token_counter())
+        if models:
+            generated += generate_models(prompts, models, args, started)
     judged_at = time.monotonic()
-    rows = judge_all(prompts, generated, args.out, workers=args.judges)
+    rows = judge_all(prompts, generated, args.out, workers=args.judges, derived=args.derived)
     log(f"judged in Chromium in {time.monotonic() - judged_at:.0f} s")
 
     summary = summarize(rows, variants)
     summary["config"] = {
         "prompts": len(prompts),
         "variants": variants,
+        "per_kind": args.per_kind,
+        "ids": args.ids,
+        "limit": args.limit,
+        "derived_checks": args.derived,
         "max_tokens": args.max_tokens,
         "concurrency": args.concurrency,
         "model": os.environ.get("MACARON_MODEL", "default"),
@@ -108,20 +135,52 @@ def main(argv: list[str] | None = None) -> None:
         "wall_s": round(time.monotonic() - started, 1),
     }
     print(table(summary))
-    args.out.mkdir(parents=True, exist_ok=True)
+    write(args.out, summary, rows, variants)
+
+
+def write(out: Path, summary: dict[str, Any], rows: list[Row], variants: list[str]) -> None:
+    """results.json (everything, specs and texts included, for --rejudge), and the small files
+    a run commits: summary.json and per_prompt.json (one line per prompt and variant)."""
+    out.mkdir(parents=True, exist_ok=True)
     results = {"summary": summary, "results": [row.as_dict() for row in rows]}
-    (args.out / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False))
-    (args.out / "report.html").write_text(html_report(summary, rows, variants))
-    log(f"wrote {args.out / 'results.json'} and {args.out / 'report.html'}")
+    (out / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False))
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False))
+    lines = [json.dumps(row.brief(), ensure_ascii=False) for row in rows]
+    (out / "per_prompt.json").write_text("[\n" + ",\n".join(lines) + "\n]\n")
+    (out / "report.html").write_text(html_report(summary, rows, variants))
+    log(f"wrote results.json, summary.json, per_prompt.json and report.html in {out}")
+
+
+def generate_models(
+    prompts: list[devset.DevPrompt], models: list[str], args: argparse.Namespace, started: float
+) -> list[Generated]:
+    """The model variants on the real stack, started for this run and stopped after it."""
+    run_dir = Path(tempfile.mkdtemp(prefix="macaron-ui4a-bench-"))
+    with running_stack(
+        run_dir, concurrency=args.concurrency, max_tokens=args.max_tokens, log=log
+    ) as stack:
+        ready = time.monotonic()
+        timeout = 600 + 300 * len(prompts) * len(models) / args.concurrency
+        generated = generate_all(stack, prompts, models, log=log, timeout_s=timeout)
+    log(
+        f"generated in {time.monotonic() - ready:.0f} s (stack start included: "
+        f"{time.monotonic() - started:.0f} s)"
+    )
+    return generated
 
 
 def judge_all(
-    prompts: list[devset.DevPrompt], generated: list[Generated], out: Path, *, workers: int
+    prompts: list[devset.DevPrompt],
+    generated: list[Generated],
+    out: Path,
+    *,
+    workers: int,
+    derived: bool = False,
 ) -> list[Row]:
     by_id = {p.id: p for p in prompts}
     shots = [Path("shots") / f"{g.prompt_id}-{g.variant}.png" for g in generated]
     jobs: list[Job] = [
-        (g.spec, list(by_id[g.prompt_id].requires), out / shot)
+        (g.spec, list(by_id[g.prompt_id].requires), by_id[g.prompt_id].script, out / shot, derived)
         for g, shot in zip(generated, shots, strict=True)
     ]
     verdicts = dict(judge_many(jobs, workers=workers, log=log))

@@ -1,8 +1,10 @@
-"""UI4A-Bench's dev set: prompts over the ui dataset's 13 screen kinds, each with requirements
-on the rendered view (bench/ui4a_bench/devset.jsonl; the language is in requirements.py).
+"""UI4A-Bench's dev set: hand-written prompts over 25 screen kinds, each with requirements on
+the rendered view and, for many, an interaction script written from the prompt
+(bench/ui4a_bench/devset.jsonl; the languages are in requirements.py and scripts.py).
 
-None of these prompts is in the ui expert's training or eval data (a test checks it, after
-the same normalisation the dataset's split uses), so the bench measures generalisation.
+Twelve kinds (HELD_OUT) are ones no training generator may produce; the other thirteen are the
+ui dataset's kinds asked for in new words. A test checks that no dev prompt shares a run of
+five words with, or is close in vocabulary to, any prompt of the ui dataset.
 """
 
 from __future__ import annotations
@@ -12,8 +14,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.ui4a_bench.requirements import BadRequirement, Requirement, parse
+from bench.ui4a_bench.scripts import BadStep, Step, parse_script
 
 DEVSET = Path(__file__).with_name("devset.jsonl")
+# Screen kinds no ui training generator may produce: the bench's test of generalisation.
+HELD_OUT = (
+    "inbox",
+    "calendar",
+    "music-player",
+    "quiz",
+    "invoice",
+    "leaderboard",
+    "timer",
+    "file-browser",
+    "survey",
+    "faq",
+    "comparison-table",
+    "order-tracking",
+)
 
 
 @dataclass(frozen=True)
@@ -22,6 +40,11 @@ class DevPrompt:
     kind: str
     prompt: str
     requires: tuple[Requirement, ...]
+    script: tuple[Step, ...] = ()
+
+    @property
+    def held_out(self) -> bool:
+        return self.kind in HELD_OUT
 
 
 def load(path: Path = DEVSET) -> list[DevPrompt]:
@@ -33,7 +56,8 @@ def load(path: Path = DEVSET) -> list[DevPrompt]:
         try:
             row = json.loads(line)
             requires = tuple(parse(r) for r in row["requires"])
-            out.append(DevPrompt(row["id"], row["kind"], row["prompt"], requires))
-        except (ValueError, KeyError, TypeError, BadRequirement) as exc:
+            script = parse_script(list(row.get("script", [])))
+            out.append(DevPrompt(row["id"], row["kind"], row["prompt"], requires, script))
+        except (ValueError, KeyError, TypeError, BadRequirement, BadStep) as exc:
             raise ValueError(f"{path.name} line {number}: {exc}") from None
     return out

@@ -15,9 +15,12 @@ from typing import Any
 
 from bench.ui4a_bench.judge import Verdict, judge
 from bench.ui4a_bench.requirements import Requirement
+from bench.ui4a_bench.scripts import Step
 from studio.chromium import launch_chromium
 
-Job = tuple[dict[str, Any] | None, list[Requirement], Path]
+# A spec, its prompt's requirements and script, where its screenshot goes, and whether to run
+# the interaction checks derived from the spec.
+Job = tuple[dict[str, Any] | None, list[Requirement], tuple[Step, ...], Path, bool]
 
 _host: Any = None  # this process's ViewHost, made by _start
 
@@ -41,8 +44,8 @@ def _start() -> None:
 
 
 def _judge(job: Job) -> Verdict:
-    spec, wanted, screenshot = job
-    return judge(_host, spec, wanted, screenshot=screenshot)
+    spec, wanted, script, screenshot, derived = job
+    return judge(_host, spec, wanted, screenshot=screenshot, script=script, derived=derived)
 
 
 def judge_many(

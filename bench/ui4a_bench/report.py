@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from bench.ui4a_bench.devset import DevPrompt
+from bench.ui4a_bench.devset import HELD_OUT, DevPrompt
 from bench.ui4a_bench.generate import Generated
 from bench.ui4a_bench.judge import Verdict
 
@@ -50,33 +50,96 @@ class Row:
             **self.verdict.as_dict(),
         }
 
+    def brief(self) -> dict[str, Any]:
+        """The committed line: what was judged and how it fared, without the spec's text."""
+        g, v = self.generated, self.verdict
+        return {
+            "prompt_id": self.prompt.id,
+            "kind": self.prompt.kind,
+            "held_out": self.prompt.held_out,
+            "variant": g.variant,
+            "all_requirements_met": v.all_met,
+            "requirements_met": sum(o.passed for o in v.requirements),
+            "requirements": len(v.requirements),
+            "failed": [o.requirement for o in v.requirements if not o.passed],
+            "script": v.script.as_dict() if v.script else None,
+            "valid": g.valid,
+            "clean_render": v.clean,
+            "finish_reason": g.finish_reason,
+            "tokens": g.tokens,
+            "seconds": g.seconds,
+            "source": g.generation_id if g.variant in ("retrieval", "fixed") else "",
+            "derived_checks": f"{sum(c.passed for c in v.checks)}/{len(v.checks)}",
+        }
+
 
 def _percent(part: int, whole: int) -> float | None:
     return round(100 * part / whole, 1) if whole else None
 
 
 def metrics(rows: list[Row]) -> dict[str, Any]:
-    """The table's figures for one variant's rows."""
+    """The table's figures for one variant's rows. The headline is `all_requirements_pct`: the
+    share of screens that meet every requirement of their prompt."""
     reqs = [o for r in rows for o in r.verdict.requirements]
+    played = [r.verdict.script for r in rows if r.verdict.script is not None]
     checks = [c for r in rows for c in r.verdict.checks]
     tokens = [r.generated.tokens for r in rows if r.generated.status in ("done", "failed")]
     seconds = [r.generated.seconds for r in rows if r.generated.seconds is not None]
+    held = [r for r in rows if r.prompt.held_out]
+    seen = [r for r in rows if not r.prompt.held_out]
     return {
         "screens": len(rows),
+        "all_requirements_pct": _all_met(rows),
+        "all_requirements": f"{sum(r.verdict.all_met for r in rows)}/{len(rows)}",
+        "held_out_all_requirements_pct": _all_met(held),
+        "trained_kinds_all_requirements_pct": _all_met(seen),
+        "requirements_pct": _percent(sum(o.passed for o in reqs), len(reqs)),
+        "requirements": f"{sum(o.passed for o in reqs)}/{len(reqs)}",
+        "scripts_pct": _percent(sum(s.passed for s in played), len(played)),
+        "scripts": f"{sum(s.passed for s in played)}/{len(played)}",
         "parses_pct": _percent(sum(r.generated.parses for r in rows), len(rows)),
         "valid_pct": _percent(sum(r.generated.valid for r in rows), len(rows)),
         "clean_render_pct": _percent(sum(r.verdict.clean for r in rows), len(rows)),
-        "requirements_pct": _percent(sum(o.passed for o in reqs), len(reqs)),
-        "requirements": f"{sum(o.passed for o in reqs)}/{len(reqs)}",
-        "screens_all_requirements_pct": _percent(
-            sum(all(o.passed for o in r.verdict.requirements) for r in rows), len(rows)
-        ),
-        "interaction_pct": _percent(sum(c.passed for c in checks), len(checks)),
-        "interactions": f"{sum(c.passed for c in checks)}/{len(checks)}",
+        "derived_checks_pct": _percent(sum(c.passed for c in checks), len(checks)),
+        "derived_checks": f"{sum(c.passed for c in checks)}/{len(checks)}",
         "cut_off": sum(r.generated.finish_reason == "length" for r in rows),
         "median_tokens": statistics.median(tokens) if tokens else None,
         "median_seconds": round(statistics.median(seconds), 2) if seconds else None,
     }
+
+
+def _all_met(rows: list[Row]) -> float | None:
+    return _percent(sum(r.verdict.all_met for r in rows), len(rows))
+
+
+def check_type(source: str) -> str:
+    """What a requirement asks for, for the by-check breakdown: its first role, or `text`."""
+    return source.split(" ")[0].split("|")[0]
+
+
+def breakdowns(rows: list[Row], variants: list[str]) -> dict[str, Any]:
+    """Per screen kind: screens meeting all requirements (%); per check type: requirements met
+    (%); each per variant."""
+    by_kind: dict[str, dict[str, float | None]] = {}
+    for kind in dict.fromkeys(r.prompt.kind for r in rows):
+        by_kind[kind] = {
+            v: _all_met([r for r in rows if r.prompt.kind == kind and r.generated.variant == v])
+            for v in variants
+        }
+    by_check: dict[str, dict[str, str]] = {}
+    types = sorted({check_type(o.requirement) for r in rows for o in r.verdict.requirements})
+    for kind in types:
+        by_check[kind] = {}
+        for v in variants:
+            found = [
+                o.passed
+                for r in rows
+                if r.generated.variant == v
+                for o in r.verdict.requirements
+                if check_type(o.requirement) == kind
+            ]
+            by_check[kind][v] = f"{sum(found)}/{len(found)}"
+    return {"by_kind": by_kind, "by_check": by_check}
 
 
 def summarize(rows: list[Row], variants: list[str]) -> dict[str, Any]:
@@ -91,13 +154,22 @@ def summarize(rows: list[Row], variants: list[str]) -> dict[str, Any]:
     if trained:
         valid = trained["valid_pct"]
         gates["valid_pct"] = _gate(valid, valid is not None and valid >= GATE_VALID)
-        inter = trained["interaction_pct"]
-        gates["interaction_pct"] = _gate(inter, inter is not None and inter >= GATE_INTERACTION)
+        played = trained["scripts_pct"]
+        gates["scripts_pct"] = _gate(played, played is not None and played >= GATE_INTERACTION)
+    if trained and "retrieval" in per:
+        a, b = trained["all_requirements_pct"], per["retrieval"]["all_requirements_pct"]
+        if a is not None and b is not None:
+            gates["all_requirements_vs_retrieval_points"] = {"value": round(a - b, 1)}
     if trained and "unconstrained" in per:
         a, b = trained["valid_pct"], per["unconstrained"]["valid_pct"]
         if a is not None and b is not None:
             gates["valid_vs_unconstrained_points"] = {"value": round(a - b, 1)}
-    return {"variants": per, "gates": gates, "failure_modes": failure_modes(rows, variants)}
+    return {
+        "variants": per,
+        "gates": gates,
+        **breakdowns(rows, variants),
+        "failure_modes": failure_modes(rows, variants),
+    }
 
 
 def _gate(value: float | None, met: bool) -> dict[str, Any]:
@@ -123,36 +195,57 @@ def failure_modes(rows: list[Row], variants: list[str]) -> dict[str, list[tuple[
                 seen["console error"] += 1
             for outcome in row.verdict.requirements:
                 if not outcome.passed:
-                    seen[f"missing: {outcome.requirement.split(' /')[0].split(' ')[0]}"] += 1
-            for check in row.verdict.checks:
-                if not check.passed:
-                    seen[f"{check.kind}: {check.detail.split(':')[0].split(' after')[0]}"] += 1
+                    seen[f"missing: {check_type(outcome.requirement)}"] += 1
+            script = row.verdict.script
+            if script is not None and not script.passed:
+                seen["script failed"] += 1
         out[variant] = seen.most_common(6)
     return out
 
 
 COLUMNS = [
-    ("valid spec %", "valid_pct"),
-    ("clean render %", "clean_render_pct"),
+    ("all reqs met %", "all_requirements_pct"),
+    ("held-out kinds", "held_out_all_requirements_pct"),
+    ("trained kinds", "trained_kinds_all_requirements_pct"),
     ("requirements %", "requirements_pct"),
-    ("interaction %", "interaction_pct"),
+    ("scripts %", "scripts_pct"),
+    ("valid %", "valid_pct"),
+    ("clean render %", "clean_render_pct"),
     ("median tokens", "median_tokens"),
-    ("median s/screen", "median_seconds"),
+    ("median s", "median_seconds"),
     ("cut off", "cut_off"),
 ]
 
 
-def table(summary: dict[str, Any]) -> str:
-    """The printed table: one row per variant, then the gates and the failure modes."""
-    head = ["variant", "screens", *(name for name, _ in COLUMNS)]
-    body = []
-    for variant, m in summary["variants"].items():
-        cells = [variant, str(m["screens"])]
-        cells += ["-" if m[key] is None else f"{m[key]}" for _, key in COLUMNS]
-        body.append(cells)
+def _grid(head: list[str], body: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in [head, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
+def _shown(value: Any) -> str:
+    return "-" if value is None else f"{value}"
+
+
+def table(summary: dict[str, Any]) -> str:
+    """The printed report: one row per variant (headline first: screens meeting all their
+    requirements), the gates, then per kind, per check, and the failure modes."""
+    variants = list(summary["variants"])
+    head = ["variant", "screens", *(name for name, _ in COLUMNS)]
+    body = [
+        [variant, str(m["screens"]), *(_shown(m[key]) for _, key in COLUMNS)]
+        for variant, m in summary["variants"].items()
+    ]
+    lines = _grid(head, body)
+    derived = {v: m["derived_checks"] for v, m in summary["variants"].items()}
+    if any(not d.endswith("/0") for d in derived.values()):
+        lines.append("")
+        lines.append("interaction checks derived from each variant's own spec (not the prompt):")
+        lines += [
+            f"  {v}: {d} ({summary['variants'][v]['derived_checks_pct']}%)"
+            for v, d in derived.items()
+        ]
     gates = summary["gates"]
     if gates:
         lines.append("")
@@ -161,15 +254,32 @@ def table(summary: dict[str, Any]) -> str:
             "requirements_vs_base_points": f"requirements, trained - base (target >= "
             f"+{GATE_REQUIREMENT_POINTS:.0f} points)",
             "valid_pct": f"valid specs, trained (target {GATE_VALID:.0f}%)",
-            "interaction_pct": f"interaction checks, trained (target >= {GATE_INTERACTION:.0f}%)",
+            "scripts_pct": f"interaction scripts, trained (target >= {GATE_INTERACTION:.0f}%)",
+            "all_requirements_vs_retrieval_points": "screens meeting all requirements, "
+            "trained - retrieval (points)",
             "valid_vs_unconstrained_points": "valid specs, trained - unconstrained (points)",
         }
         for key, gate in gates.items():
             mark = "" if "met" not in gate else ("  met" if gate["met"] else "  NOT met")
             value = "-" if gate["value"] is None else f"{gate['value']:+.1f}"
-            if key in ("valid_pct", "interaction_pct") and gate["value"] is not None:
+            if key in ("valid_pct", "scripts_pct") and gate["value"] is not None:
                 value = f"{gate['value']:.1f}%"
             lines.append(f"  {labels[key]}: {value}{mark}")
+    lines.append("")
+    lines.append("screens meeting all requirements, % by kind (* held out of training):")
+    lines += _grid(
+        ["kind", *variants],
+        [
+            [kind + ("*" if kind in HELD_OUT else ""), *(_shown(v) for v in per.values())]
+            for kind, per in summary["by_kind"].items()
+        ],
+    )
+    lines.append("")
+    lines.append("requirements met by check type:")
+    lines += _grid(
+        ["check", *variants],
+        [[kind, *per.values()] for kind, per in summary["by_check"].items()],
+    )
     lines.append("")
     lines.append("commonest failure modes:")
     for variant, modes in summary["failure_modes"].items():
@@ -203,9 +313,11 @@ def html_report(summary: dict[str, Any], rows: list[Row], variants: list[str]) -
     for prompt_rows in by_prompt.values():
         prompt = next(iter(prompt_rows.values())).prompt
         reqs = "".join(f"<li>{esc(r.source)}</li>" for r in prompt.requires)
+        steps = "".join(f"<li>{esc(step.source)}</li>" for step in prompt.script)
+        script = f"<p class='muted'>script:</p><ol class='muted'>{steps}</ol>" if steps else ""
         parts.append(
             f"<div class='grid'><div><h3>{esc(prompt.id)} · {esc(prompt.kind)}</h3>"
-            f"<p>{esc(prompt.prompt)}</p><ul class='muted'>{reqs}</ul></div>"
+            f"<p>{esc(prompt.prompt)}</p><ul class='muted'>{reqs}</ul>{script}</div>"
         )
         for variant in variants:
             found = prompt_rows.get(variant)
@@ -223,24 +335,21 @@ def _cell(row: Row, variant: str) -> str:
     esc = html.escape
     g, v = row.generated, row.verdict
     met = sum(o.passed for o in v.requirements)
-    passed = sum(c.passed for c in v.checks)
     marks = " ".join(
         [
             _mark(g.valid, "valid"),
             _mark(v.clean, "clean"),
-            _mark(met == len(v.requirements), f"req {met}/{len(v.requirements)}"),
+            _mark(v.all_met, f"req {met}/{len(v.requirements)}"),
         ]
-        + (
-            [_mark(passed == len(v.checks), f"int {passed}/{len(v.checks)}")]
-            if v.checks
-            else ["<span class='muted'>no interactions</span>"]
-        )
+        + ([_mark(v.script.passed, "script")] if v.script else [])
     )
     shot = f"<img src='{esc(row.screenshot)}' alt='{esc(variant)} view'>" if row.screenshot else ""
     if not shot:
         shot = f"<p class='bad'>no view: {esc(g.error or g.status)}</p>"
     failed = [f"requirement {o.requirement}" for o in v.requirements if not o.passed]
-    failed += [f"{c.name}: {c.detail}" for c in v.checks if not c.passed]
+    if v.script and not v.script.passed:
+        failed.append(f"script: {v.script.detail}")
+    failed += [f"derived {c.name}: {c.detail}" for c in v.checks if not c.passed]
     failed += [f"console: {e}" for e in v.errors[:2]]
     listed = "".join(f"<li>{esc(f[:160])}</li>" for f in failed)
     facts = f"{g.tokens} tokens, {g.seconds if g.seconds is not None else '-'} s, {g.finish_reason}"

@@ -8,6 +8,7 @@ One requirement is one line of a small language, so the dev set stays readable d
     table cols>=3              a data table with at least 3 column headers
     chart /revenue/            a chart (its canvas is an img named "<title>: <kind> chart of ...")
     text /total/               visible text matching /total/
+    columnheader /price/       a table's column header (also: row, cell)
 
 Roles are ARIA roles as Playwright's role locators see them. Only what the first screen exposes
 to the accessibility tree counts: a closed dialog, a later wizard step or another tab's panel
@@ -27,7 +28,9 @@ ROLES = frozenset(
     {
         "alert",
         "button",
+        "cell",
         "checkbox",
+        "columnheader",
         "combobox",
         "dialog",
         "heading",
@@ -37,6 +40,7 @@ ROLES = frozenset(
         "listitem",
         "progressbar",
         "radio",
+        "row",
         "searchbox",
         "slider",
         "spinbutton",
@@ -118,11 +122,12 @@ class Outcome:
 
 def check(view: FrameLocator, requirement: Requirement) -> Outcome:
     """Count what matches in the view's accessibility tree and compare with the requirement."""
-    found = len(_matches(view, requirement))
+    found = len(matches(view, requirement))
     return Outcome(requirement.source, requirement.counted(found), found)
 
 
-def _matches(view: FrameLocator, req: Requirement) -> list[Locator]:
+def matches(view: FrameLocator, req: Requirement) -> list[Locator]:
+    """Every element in the view that the requirement's roles (or text) and name match."""
     found: list[Locator] = []
     for kind in req.kinds:
         found += _matches_kind(view, kind, req)
