@@ -141,8 +141,8 @@ def compose(rng: Random) -> Composed:
     problems = ui4a.validate(spec)
     assert not problems, (problems[:3], compact(spec)[:400])
     phrase = f"{brand} {name}".strip() if brand else name
-    said = [_articles(d) for d in details + mention]
-    return Composed(dom, spec, phrase, said, _articles(theme_words), [s.name for s in sections])
+    words = [_articles(d) for d in details + mention]
+    return Composed(dom, spec, phrase, words, _articles(theme_words), [s.name for s in sections])
 
 
 def _articles(phrase: str) -> str:

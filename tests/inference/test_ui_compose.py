@@ -1,0 +1,120 @@
+"""The composed ui dataset: diversity floors, held-out kinds kept out, and prompts that name only
+what their spec holds."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from random import Random
+
+import ui4a
+from inference.datasets import ui
+from inference.datasets.common import Record, compact
+from inference.datasets.compose import compose, refine, rename_column, write_prompt
+from inference.datasets.diversity import diversity, labelled, layout
+from inference.datasets.sections import listing
+from inference.datasets.vocab import DOMAINS, HELD_OUT_WORDS
+
+
+@cache
+def composed() -> list[Record]:
+    return ui.composed(Random(0), 3000, 0.3)
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split()) + " "
+
+
+def test_it_reaches_the_diversity_floors() -> None:
+    numbers = diversity(ui.generate(0))
+    assert numbers["distinct_layouts"] >= 2000
+    assert numbers["distinct_component_label_pairs"] >= 1000
+    assert numbers["kinds"] >= 40
+    assert numbers["answer_chars"]["max"] < 4000  # about 1,500 tokens: fits a 2k sequence
+
+
+def test_it_keeps_the_held_out_kinds_out() -> None:
+    kinds = {r["kind"].split("/")[0] for r in ui.generate(0)}
+    for word in HELD_OUT_WORDS:
+        assert not [k for k in kinds if word.replace(" ", "") in k], word
+    for domain in DOMAINS:
+        for phrase in (domain.kind, *domain.names, domain.items, *domain.tabs, *domain.words):
+            assert not [w for w in HELD_OUT_WORDS if f" {w} " in _words(phrase)], phrase
+    for rec in composed():
+        for message in rec["messages"]:
+            if message["role"] == "user":
+                text = _words(message["content"])
+                assert not [w for w in HELD_OUT_WORDS if f" {w} " in text], message["content"]
+
+
+def test_every_spec_is_valid_and_compact() -> None:
+    for rec in composed():
+        for message in rec["messages"][1::2]:
+            spec = json.loads(message["content"])
+            assert ui4a.validate(spec) == []
+            assert compact(spec) == message["content"]
+
+
+def test_quoted_names_and_listed_columns_in_a_prompt_are_in_its_spec() -> None:
+    checked = 0
+    for rec in composed():
+        prompt, answer = rec["messages"][0]["content"], rec["messages"][1]["content"].lower()
+        for quoted in re.findall(r"(?<![A-Za-z])'([^']{3,})'", prompt):
+            assert quoted.lower() in answer, (quoted, prompt)
+            checked += 1
+        if "with columns " in prompt:
+            spec = json.loads(rec["messages"][1]["content"])
+            cols = _tables(spec)[0]["cols"]
+            labels = [c.replace("_", " ").capitalize() for c in cols]
+            assert f"with columns {listing(labels)}" in prompt, (cols, prompt)
+            checked += 1
+    assert checked > 1000
+
+
+def test_a_targeted_rename_changes_only_that_column() -> None:
+    rng = Random(3)
+    for _ in range(200):
+        screen = compose(rng)
+        edit = rename_column(rng, screen.spec, screen.domain)
+        if edit is None:
+            continue
+        asks, spec = edit
+        before = _tables(screen.spec)[0]["cols"]
+        after = _tables(spec)[0]["cols"]
+        changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        assert len(changed) == 1
+        label = after[changed[0]].split(":")[1]
+        assert all(label in ask for ask in asks)
+        assert ui4a.validate(spec) == []
+        return
+    raise AssertionError("no screen with a table in 200 draws")
+
+
+def test_refinements_always_apply_and_write_a_different_spec() -> None:
+    rng = Random(5)
+    for _ in range(300):
+        screen = compose(rng)
+        prompt, level = write_prompt(rng, screen)
+        assert prompt and level in ("terse", "brief", "full", "list")
+        asks, spec = refine(rng, screen)
+        assert spec != screen.spec and asks
+
+
+def test_layouts_and_labels_are_read_from_the_tree() -> None:
+    tree = {
+        "t": "page",
+        "c": [
+            {"t": "heading", "text": "Hi"},
+            {"t": "tabs", "bind": "tab", "tabs": ["A", "B"], "c": [{"t": "text", "text": "a"}]},
+            {"t": "form", "c": [{"t": "input", "label": "Name", "bind": "name"}]},
+        ],
+    }
+    assert layout(tree) == "page(heading,tabs(text),form(input))"
+    assert sorted(labelled(tree)) == [("input", "Name"), ("tab", "A"), ("tab", "B")]
+
+
+def _tables(spec: dict[str, object]) -> list[dict[str, list[str]]]:
+    from inference.datasets.screen import find_all
+
+    return find_all(spec["root"], "table")  # type: ignore[arg-type]
