@@ -146,8 +146,9 @@ def compose(rng: Random) -> Composed:
 
 
 def _articles(phrase: str) -> str:
-    """'a Email field' -> 'an Email field' (details are written with 'a' before any noun)."""
-    return re.sub(r"\b([Aa]) (?=[aeioAEIO])", r"\1n ", phrase)
+    """'a Email field' -> 'an Email field' (details are written with 'a' before any noun); a
+    capital A is left alone, being a name more often than an article ("Freezer A")."""
+    return re.sub(r"(?<![\w'])a (?=[aeioAEIO])", "an ", phrase)
 
 
 OPENERS = (

@@ -183,6 +183,12 @@ def train(
         )
         evals = [(int(s), float(v)) for s, v in state.get("evals", [])]
         log(f"resumed from step {step}")
+    if step == 0 and eval_records:
+        # Where the run starts from (zero LoRA, or a warm start's adapter), on this eval set.
+        measured = _eval_loss(model, tokenizer, cfg, eval_records, pad, device)
+        if measured is not None:
+            evals.append((0, measured))
+            log(f"step 0 eval loss {measured:.4f}")
     model.train()
     while step < cfg.steps:
         started = time.perf_counter()

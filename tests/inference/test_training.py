@@ -71,7 +71,7 @@ def test_it_trains_a_loadable_adapter_and_resumes(tmp_path: Path) -> None:
     assert manifest["metrics"]["final_loss"] > 0 and manifest["metrics"]["tokens_per_s"] > 0
     assert "train_expert ui" in manifest["reproduce"]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging left
-    assert [s for s, _ in manifest["metrics"]["eval_curve"]] == [1, 2]
+    assert [s for s, _ in manifest["metrics"]["eval_curve"]] == [0, 1, 2]
     for png in (cfg.work / "curves.png", cfg.out / "curves.png"):
         assert png.read_bytes()[:8] == PNG_SIGNATURE
 

@@ -11,7 +11,7 @@ from random import Random
 import ui4a
 from inference.datasets import ui
 from inference.datasets.common import Record, compact
-from inference.datasets.compose import compose, refine, rename_column, write_prompt
+from inference.datasets.compose import _articles, compose, refine, rename_column, write_prompt
 from inference.datasets.diversity import diversity, labelled, layout
 from inference.datasets.sections import listing
 from inference.datasets.vocab import DOMAINS, HELD_OUT_WORDS
@@ -118,3 +118,12 @@ def _tables(spec: dict[str, object]) -> list[dict[str, list[str]]]:
     from inference.datasets.screen import find_all
 
     return find_all(spec["root"], "table")  # type: ignore[arg-type]
+
+
+def test_it_fixes_articles_but_leaves_names_alone() -> None:
+    assert (
+        _articles("a Email field and a attendees count") == "an Email field and an attendees count"
+    )
+    assert (
+        _articles("Freezer A already, Zone A and a user") == "Freezer A already, Zone A and a user"
+    )
