@@ -148,7 +148,11 @@ def compose(rng: Random) -> Composed:
 def _articles(phrase: str) -> str:
     """'a Email field' -> 'an Email field' (details are written with 'a' before any noun); a
     capital A is left alone, being a name more often than an article ("Freezer A")."""
-    return re.sub(r"(?<![\w'])a (?=[aeioAEIO])", "an ", phrase)
+    parts = re.split(r"((?<![A-Za-z])'[^']*')", phrase)  # quoted text is the spec's, verbatim
+    return "".join(
+        part if part.startswith("'") else re.sub(r"(?<![\w'])a (?=[aeioAEIO])", "an ", part)
+        for part in parts
+    )
 
 
 OPENERS = (

@@ -144,7 +144,8 @@ def add_list(rng: Random, dom: Domain) -> Section:
     key = "draft"
     checkable = rng.random() < 0.5
     noun = pick(rng, (dom.item, f"{dom.item} name"))
-    label = pick(rng, (f"New {noun}", f"Add a {noun}", f"{noun.capitalize()} to add"))
+    article = "an" if noun[0] in "aeio" else "a"
+    label = pick(rng, (f"New {noun}", f"Add {article} {noun}", f"{noun.capitalize()} to add"))
     add = pick(rng, ("Add", f"Add {dom.item}", "Save", "Add to list"))
     items = sample(rng, dom.words, rng.randint(2, 3))
     rows: list[dict[str, Any]] = [

@@ -57,18 +57,21 @@ def test_every_spec_is_valid_and_compact() -> None:
 
 
 def test_quoted_names_and_listed_columns_in_a_prompt_are_in_its_spec() -> None:
+    # The details a prompt is written from (typos are noise laid over them afterwards).
+    rng = Random(2)
     checked = 0
-    for rec in composed():
-        prompt, answer = rec["messages"][0]["content"], rec["messages"][1]["content"].lower()
-        for quoted in re.findall(r"(?<![A-Za-z])'([^']{3,})'", prompt):
-            assert quoted.lower() in answer, (quoted, prompt)
-            checked += 1
-        if "with columns " in prompt:
-            spec = json.loads(rec["messages"][1]["content"])
-            cols = _tables(spec)[0]["cols"]
-            labels = [c.replace("_", " ").capitalize() for c in cols]
-            assert f"with columns {listing(labels)}" in prompt, (cols, prompt)
-            checked += 1
+    for _ in range(1500):
+        screen = compose(rng)
+        answer = compact(screen.spec).lower()
+        for detail in screen.details:
+            for quoted in re.findall(r"(?<![A-Za-z])'([^']{3,})'", detail):
+                assert quoted.lower() in answer, (quoted, detail)
+                checked += 1
+            if "with columns " in detail:
+                cols = _tables(screen.spec)[0]["cols"]
+                labels = [c.replace("_", " ").capitalize() for c in cols]
+                assert detail.endswith(f"with columns {listing(labels)}"), (cols, detail)
+                checked += 1
     assert checked > 1000
 
 
