@@ -453,9 +453,15 @@ def theme_edit(rng: Random, spec: dict[str, Any], dom: Domain) -> Edit | None:
         theme["accent"] = accent
         asks = (f"change the accent color to {accent}", f"make it {accent}", f"use {accent}")
     else:
-        theme["density"] = "compact"
-        asks = ("make it more compact", "tighter spacing please", "use compact density")
+        if theme.get("density") == "compact":
+            del theme["density"]  # normal is the default, which the compact form leaves out
+            asks = ("less cramped please", "use normal spacing", "normal density")
+        else:
+            theme["density"] = "compact"
+            asks = ("make it more compact", "tighter spacing please", "use compact density")
     new["theme"] = theme
+    if not theme:
+        del new["theme"]
     return asks, canonical(new)
 
 
@@ -480,7 +486,7 @@ def refine(rng: Random, composed: Composed) -> Edit:
     rng.shuffle(order)
     for edit in order:
         result = edit(rng, composed.spec, composed.domain)
-        if result is not None:
+        if result is not None and result[1] != composed.spec:
             asks, spec = result
             problems = ui4a.validate(spec)
             assert not problems, (edit.__name__, problems[:3])
