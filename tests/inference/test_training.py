@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
+from random import Random
 
 from inference.experts import MANIFEST
 from inference.offline.datasets import ui
+from inference.offline.datasets.common import jsonl_bytes
 from inference.offline.training.encode import IGNORE, encode
 from inference.offline.training.trainer import TrainConfig, train
 from inference.settings import EngineSettings
 
 BASE = Path(EngineSettings.from_env().model)
+ROOT = Path(__file__).resolve().parents[2]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def test_it_takes_loss_on_the_answer_after_the_serving_prompt() -> None:
@@ -64,6 +71,9 @@ def test_it_trains_a_loadable_adapter_and_resumes(tmp_path: Path) -> None:
     assert manifest["metrics"]["final_loss"] > 0 and manifest["metrics"]["tokens_per_s"] > 0
     assert "train_expert ui" in manifest["reproduce"]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging left
+    assert [s for s, _ in manifest["metrics"]["eval_curve"]] == [0, 1, 2]
+    for png in (cfg.work / "curves.png", cfg.out / "curves.png"):
+        assert png.read_bytes()[:8] == PNG_SIGNATURE
 
     cfg.steps = 3
     lines.clear()
@@ -75,3 +85,100 @@ def test_it_trains_a_loadable_adapter_and_resumes(tmp_path: Path) -> None:
     base = AutoModelForCausalLM.from_pretrained(BASE)
     model = PeftModel.from_pretrained(base, cfg.out)
     assert model.peft_config["default"].r == 2
+
+
+def test_a_warm_start_begins_from_the_given_adapter(tmp_path: Path) -> None:
+    from safetensors.torch import load_file
+
+    records = ui.composed(Random(0), 4, 0.0)
+    cold = TrainConfig(
+        expert="ui",
+        base=BASE,
+        out=tmp_path / "cold",
+        work=tmp_path / "w1",
+        steps=1,
+        rank=2,
+        max_len=24,
+        batch=1,
+        eval_examples=0,
+    )
+    train(cold, records, [], log=lambda _: None)
+    # With a learning rate of 0 nothing moves: the adapter written is the one it started from.
+    warm = TrainConfig(
+        expert="ui",
+        base=BASE,
+        out=tmp_path / "warm",
+        work=tmp_path / "w2",
+        steps=1,
+        rank=2,
+        max_len=24,
+        batch=1,
+        eval_examples=0,
+        lr=0.0,
+        init_adapter=cold.out,
+    )
+    lines: list[str] = []
+    manifest = train(warm, records, [], log=lines.append)
+    assert lines[0] == f"warm start from {cold.out}"
+    assert "--init-adapter" in manifest["reproduce"] and len(manifest["warm_start_sha256"]) == 64
+    before = load_file(cold.out / "adapter_model.safetensors")
+    after = load_file(warm.out / "adapter_model.safetensors")
+    assert before.keys() == after.keys()
+    assert any(float(t.abs().sum()) > 0 for k, t in before.items() if "lora_B" in k)
+    assert all(bool((before[k] == after[k]).all()) for k in before)
+
+
+def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path: Path) -> None:
+    import torch
+
+    records = ui.composed(Random(0), 8, 0.0)
+    data = tmp_path / "data" / "ui"
+    data.mkdir(parents=True)
+    (data / "train.jsonl").write_bytes(jsonl_bytes(records))
+    (data / "eval.jsonl").write_bytes(jsonl_bytes(records[:1]))
+    work = tmp_path / "work"
+    command = [
+        sys.executable,
+        "manage.py",
+        "train_expert",
+        "ui",
+        "--data",
+        str(tmp_path / "data"),
+        "--work",
+        str(work),
+        "--out",
+        str(tmp_path / "out"),
+        "--rank",
+        "2",
+        "--max-len",
+        "24",
+        "--batch",
+        "1",
+        "--save-every",
+        "2",
+        "--eval-examples",
+        "1",
+    ]
+    run = subprocess.Popen([*command, "--steps", "10000"], cwd=ROOT, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while not (work / "checkpoint" / "state.pt").is_file():
+            assert run.poll() is None and time.monotonic() < deadline
+            time.sleep(0.5)
+    finally:
+        run.kill()  # SIGKILL: no chance to save anything on the way out
+        run.wait()
+    saved = torch.load(work / "checkpoint" / "state.pt", weights_only=False)
+    assert saved["step"] >= 2 and saved["evals"]
+    resumed = subprocess.run(
+        [*command, "--steps", str(saved["step"] + 1), "--resume"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert f"resumed from step {saved['step']}" in resumed.stdout
+    assert f"step {saved['step'] + 1}/{saved['step'] + 1} loss" in resumed.stdout
+    manifest = json.loads((tmp_path / "out" / MANIFEST).read_text())
+    assert manifest["metrics"]["first_loss"] == saved["losses"][0]
+    assert len(manifest["metrics"]["eval_curve"]) == len(saved["evals"]) + 1

@@ -10,6 +10,7 @@ from typing import Any
 
 from inference.offline.datasets import agent, chat, coding, ui
 from inference.offline.datasets.common import Record, jsonl_bytes, sha256_hex
+from inference.offline.datasets.diversity import diversity
 from inference.offline.staging import staged_folder
 from inference.paths import data_home
 
@@ -44,6 +45,8 @@ def build_all(out: Path, *, seed: int = 0, log: Callable[[str], None] = print) -
                 data = jsonl_bytes(r for r in records if r["split"] == split)
                 (staging / expert / f"{split}.jsonl").write_bytes(data)
                 entry[split] = {"count": data.count(b"\n"), "sha256": sha256_hex(data)}
+            if expert == "ui":
+                entry["diversity"] = diversity(records)
             manifest["experts"][expert] = entry
             log(f"{expert}: {entry['train']['count']} train, {entry['eval']['count']} eval")
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))

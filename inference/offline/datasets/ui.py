@@ -1,7 +1,12 @@
 """The ui expert's dataset: (prompt -> compact UI4A spec) pairs and refinement conversations.
 
-A refinement is a second turn: the first prompt and its spec, then "make the chart a bar chart"
-and the whole new spec (a spec is short; a patch format would be one more thing to learn).
+Most pairs are composed spec-first (compose.py): a domain and sections are sampled into a spec,
+then the prompt is written from the spec, so every detail a prompt names is in its answer. A
+small share still comes from the thirteen hand-written screen builders, whose auth, pricing,
+kanban, chat and checkout layouts the composer does not make.
+
+A refinement is a second turn: the first prompt and its spec, then "rename the second column to
+Due" and the whole new spec (a spec is short; a patch format would be one more thing to learn).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import ui4a
 from inference.offline.datasets import screens_data, screens_forms
 from inference.offline.datasets.canonical import canonical
 from inference.offline.datasets.common import Record, add_typos, compact, pick, record, turn, unique
+from inference.offline.datasets.compose import compose, refine, write_prompt
 from inference.offline.datasets.screen import Builder, Screen, theme_refinements
 
 KINDS: dict[str, Builder] = {
@@ -69,11 +75,8 @@ def checked(spec: dict[str, Any]) -> str:
     return compact(spec)
 
 
-def generate(
-    seed: int = 0, *, screens_per_kind: int = 200, refine_share: float = 0.25
-) -> list[Record]:
-    """Single-turn pairs for every kind and style, plus refinement conversations."""
-    rng = Random(seed)
+def legacy(rng: Random, screens_per_kind: int, refine_share: float) -> list[Record]:
+    """Pairs from the hand-written builders, every kind and phrasing style."""
     out: list[Record] = []
     for _ in range(screens_per_kind):
         for kind, build in KINDS.items():
@@ -88,4 +91,34 @@ def generate(
                 ask = pick(rng, change.asks)
                 messages = turn(prompt, answer) + turn(ask, checked(change.spec))
                 out.append(record("ui", f"{kind}/refine", messages))
+    return out
+
+
+def composed(rng: Random, count: int, refine_share: float) -> list[Record]:
+    """Spec-first pairs: a sampled screen, a prompt written from it, sometimes a targeted edit."""
+    out: list[Record] = []
+    for _ in range(count):
+        screen = compose(rng)
+        answer = checked(screen.spec)
+        prompt, _level = write_prompt(rng, screen)
+        kind = screen.domain.kind
+        out.append(record("ui", kind, turn(prompt, answer)))
+        if rng.random() < refine_share:
+            asks, spec = refine(rng, screen)
+            messages = turn(prompt, answer) + turn(pick(rng, asks), checked(spec))
+            out.append(record("ui", f"{kind}/refine", messages))
+    return out
+
+
+def generate(
+    seed: int = 0,
+    *,
+    composed_count: int = 6000,
+    screens_per_kind: int = 30,
+    refine_share: float = 0.3,
+) -> list[Record]:
+    """Composed pairs first, then a small share from the hand-written builders."""
+    rng = Random(seed)
+    out = composed(rng, composed_count, refine_share)
+    out += legacy(rng, screens_per_kind, refine_share)
     return unique(out)

@@ -1,8 +1,10 @@
 """The training loop: batches, AdamW with warmup and cosine decay, checkpoints, the manifest.
 
 Checkpoints (adapter weights, optimizer, schedule, data order, losses) go to `<work>/checkpoint`
-every `save_every` steps, staged and renamed, so `resume` continues from the last one. The
-finished adapter is staged next to `out` and renamed into place: never half-written.
+every `save_every` steps, staged and renamed, so `resume` continues from the last one. Each
+checkpoint also measures the eval loss and redraws `<work>/curves.png`. The finished adapter is
+staged next to `out` and renamed into place: never half-written. `init_adapter` warm-starts from
+an adapter's weights (same rank and targets) instead of LoRA's zero start.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from inference.base_model import GGUF_SHA256, MODEL_DIRNAME, sha256_of
 from inference.experts import MANIFEST
 from inference.offline.datasets.common import Record, jsonl_bytes, sha256_hex
+from inference.offline.training.curves import draw_curves
 from inference.offline.training.encode import IGNORE, Encoded, encode
 from inference.paths import model_cache
 
@@ -42,6 +45,7 @@ class TrainConfig:
     save_every: int = 25
     eval_examples: int = 16
     seed: int = 0
+    init_adapter: Path | None = None
     # Recompute activations in the backward pass: about a third more compute, but a batch of
     # 4 x 1024 tokens needs about 1 GB instead of 10, which the shared 24 GB machine cannot spare.
     gradient_checkpointing: bool = True
@@ -149,12 +153,23 @@ def train(
         task_type="CAUSAL_LM",
     )
     model = get_peft_model(base, lora)
+    if cfg.init_adapter is not None:
+        from safetensors.torch import load_file
+
+        weights = load_file(cfg.init_adapter / "adapter_model.safetensors")
+        result = set_peft_model_state_dict(model, weights)
+        unexpected = getattr(result, "unexpected_keys", [])
+        if unexpected:
+            raise ValueError(f"{cfg.init_adapter} does not fit this LoRA: {unexpected[:3]}")
+        log(f"warm start from {cfg.init_adapter}")
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=0.0)
     encoded = [encode(tokenizer, cfg.expert, rec, cfg.max_len) for rec in train_set]
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     batches = grouped_batches([len(e.ids) for e in encoded], cfg.batch, cfg.seed)
     step, losses, tokens, seconds = 0, [], 0, 0.0
+    evals: list[tuple[int, float]] = []
+    eval_records = eval_set[: cfg.eval_examples]
     checkpoint = cfg.work / "checkpoint"
     if resume and (checkpoint / "state.pt").is_file():
         state = torch.load(checkpoint / "state.pt", weights_only=False)
@@ -166,7 +181,14 @@ def train(
             state["tokens"],
             state["seconds"],
         )
+        evals = [(int(s), float(v)) for s, v in state.get("evals", [])]
         log(f"resumed from step {step}")
+    if step == 0 and eval_records:
+        # Where the run starts from (zero LoRA, or a warm start's adapter), on this eval set.
+        measured = _eval_loss(model, tokenizer, cfg, eval_records, pad, device)
+        if measured is not None:
+            evals.append((0, measured))
+            log(f"step 0 eval loss {measured:.4f}")
     model.train()
     while step < cfg.steps:
         started = time.perf_counter()
@@ -186,6 +208,11 @@ def train(
         speed = tokens / seconds
         log(f"step {step}/{cfg.steps} loss {losses[-1]:.4f} {speed:.0f} tok/s eta {eta:.0f}s")
         if step % cfg.save_every == 0 or step == cfg.steps:
+            measured = _eval_loss(model, tokenizer, cfg, eval_records, pad, device)
+            if measured is not None:
+                evals.append((step, measured))
+                log(f"step {step} eval loss {measured:.4f}")
+            draw_curves(cfg.work / "curves.png", losses, evals, title=f"{cfg.expert} LoRA")
             staging = _stage_dir(checkpoint)
             state = {
                 "adapter": get_peft_model_state_dict(model),
@@ -194,10 +221,14 @@ def train(
                 "losses": losses,
                 "tokens": tokens,
                 "seconds": seconds,
+                "evals": evals,
             }
             torch.save(state, staging / "state.pt")
             _swap_in(staging, checkpoint)
-    eval_loss = _eval_loss(model, tokenizer, cfg, eval_set[: cfg.eval_examples], pad, device)
+    if evals and evals[-1][0] == step:
+        eval_loss: float | None = evals[-1][1]
+    else:
+        eval_loss = _eval_loss(model, tokenizer, cfg, eval_records, pad, device)
     tail = losses[-10:]
     metrics = {
         "final_loss": round(sum(tail) / len(tail), 4),
@@ -208,6 +239,7 @@ def train(
         "train_seconds": round(seconds, 1),
         "truncated_examples": sum(e.truncated for e in encoded),
         "epochs": round(step / len(batches), 2),
+        "eval_curve": [[s, v] for s, v in evals],
     }
     manifest = {
         "expert": cfg.expert,
@@ -220,7 +252,7 @@ def train(
         "hyperparameters": {
             k: v
             for k, v in asdict(cfg).items()
-            if k not in ("expert", "base", "out", "work", "targets")
+            if k not in ("expert", "base", "out", "work", "targets", "init_adapter")
         },
         "metrics": metrics,
         "reproduce": (
@@ -228,11 +260,15 @@ def train(
             f"train_expert {cfg.expert} --steps {cfg.steps} --rank {cfg.rank} --lr {cfg.lr} "
             f"--max-len {cfg.max_len} --batch {cfg.batch} --seed {cfg.seed} "
             f"--targets {','.join(cfg.targets)}"
+            + (f" --init-adapter {cfg.init_adapter}" if cfg.init_adapter else "")
         ),
     }
+    if cfg.init_adapter is not None:
+        manifest["warm_start_sha256"] = sha256_of(cfg.init_adapter / "adapter_model.safetensors")
     staging = _stage_dir(cfg.out)
     _save_half(model, staging)
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))
+    draw_curves(staging / "curves.png", losses, evals, title=f"{cfg.expert} LoRA")
     _swap_in(staging, cfg.out)
     log(f"adapter written to {cfg.out} (final loss {metrics['final_loss']}, eval loss {eval_loss})")
     return manifest

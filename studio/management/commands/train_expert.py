@@ -39,6 +39,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--base", type=Path, default=None, help="default: the engine's model")
         parser.add_argument("--data", type=Path, default=None, help="built datasets; var/datasets")
+        parser.add_argument(
+            "--init-adapter",
+            type=Path,
+            default=None,
+            help="warm start from this adapter folder's weights (same rank and targets)",
+        )
         parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
         parser.add_argument("--install", action="store_true", help="write var/adapters/NAME")
 
@@ -68,6 +74,7 @@ class Command(BaseCommand):
             save_every=o["save_every"],
             eval_examples=o["eval_examples"],
             seed=o["seed"],
+            init_adapter=o["init_adapter"],
             targets=[t.strip() for t in o["targets"].split(",") if t.strip()],
         )
         train(cfg, train_set, eval_set, resume=o["resume"], log=self.stdout.write)
