@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 from random import Random
+from typing import Any
 
 from inference.experts import MANIFEST
 from inference.offline.datasets import ui
@@ -43,22 +44,25 @@ def test_it_takes_loss_on_the_answer_after_the_serving_prompt() -> None:
     assert not done.truncated
 
 
+def tiny_config(out: Path, work: Path, **overrides: Any) -> TrainConfig:
+    """A run small enough for a test: rank 2, 24-token examples, one example a step."""
+    settings: dict[str, Any] = {
+        "steps": 1,
+        "rank": 2,
+        "max_len": 24,
+        "batch": 1,
+        "eval_examples": 0,
+    }
+    return TrainConfig(expert="ui", base=BASE, out=out, work=work, **{**settings, **overrides})
+
+
 def test_it_trains_a_loadable_adapter_and_resumes(tmp_path: Path) -> None:
     from peft import PeftModel
     from transformers import AutoModelForCausalLM
 
     records = ui.generate(0)[:6]
-    cfg = TrainConfig(
-        expert="ui",
-        base=BASE,
-        out=tmp_path / "adapter",
-        work=tmp_path / "work",
-        steps=2,
-        rank=2,
-        max_len=24,
-        batch=1,
-        save_every=1,
-        eval_examples=1,
+    cfg = tiny_config(
+        tmp_path / "adapter", tmp_path / "work", steps=2, save_every=1, eval_examples=1
     )
     lines: list[str] = []
     first = train(cfg, records, records[-1:], log=lines.append)
@@ -91,32 +95,10 @@ def test_a_warm_start_begins_from_the_given_adapter(tmp_path: Path) -> None:
     from safetensors.torch import load_file
 
     records = ui.composed(Random(0), 4, 0.0)
-    cold = TrainConfig(
-        expert="ui",
-        base=BASE,
-        out=tmp_path / "cold",
-        work=tmp_path / "w1",
-        steps=1,
-        rank=2,
-        max_len=24,
-        batch=1,
-        eval_examples=0,
-    )
+    cold = tiny_config(tmp_path / "cold", tmp_path / "w1")
     train(cold, records, [], log=lambda _: None)
     # With a learning rate of 0 nothing moves: the adapter written is the one it started from.
-    warm = TrainConfig(
-        expert="ui",
-        base=BASE,
-        out=tmp_path / "warm",
-        work=tmp_path / "w2",
-        steps=1,
-        rank=2,
-        max_len=24,
-        batch=1,
-        eval_examples=0,
-        lr=0.0,
-        init_adapter=cold.out,
-    )
+    warm = tiny_config(tmp_path / "warm", tmp_path / "w2", lr=0.0, init_adapter=cold.out)
     lines: list[str] = []
     manifest = train(warm, records, [], log=lines.append)
     assert lines[0] == f"warm start from {cold.out}"
