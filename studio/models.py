@@ -1,12 +1,17 @@
-"""Projects, their generations (turns), API keys and adapters. A generation row holds the final
-text and timings; API generations have no project but an API key, and carry the caller's
-messages. An adapter row is one registered version of an expert's LoRA weights."""
+"""Projects, their versions and generations (turns), API keys and adapters.
+
+A project belongs to one user and points at its current version. A version is one state of the
+project's spec: every finished ui generation and every manual edit adds one, and versions are
+never changed afterwards. A generation row holds the final text and timings; API generations
+have no project but an API key, and carry the caller's messages. An adapter row is one
+registered version of an expert's LoRA weights."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -15,10 +20,71 @@ from inference.settings import DEFAULT_PROFILE
 
 class Project(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # Null only for projects made before accounts existed; nobody can open those.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="projects",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+    )
+    name = models.CharField(max_length=120, default="Untitled project")
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    current_version = models.ForeignKey(
+        "Version", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    # Version ids that undo stepped back from, newest last; any new version clears it.
+    redo = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["owner", "-updated_at"], name="project_owner_updated")]
 
     def __str__(self) -> str:
-        return f"project {self.id}"
+        return f"project {self.name!r} ({self.id})"
+
+
+class Version(models.Model):
+    """One state of a project's spec, made by a generation, an edit, a revert or a fork."""
+
+    class Kind(models.TextChoices):
+        GENERATED = "generated"  # a prompt from scratch (or "start over")
+        REFINED = "refined"  # a prompt applied to the previous version
+        TARGETED = "targeted"  # a prompt applied to one selected subtree
+        EDITED = "edited"  # a manual edit in the inspector
+        REVERTED = "reverted"  # equal to an older version
+        FORKED = "forked"  # the first version of a fork
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey(Project, related_name="versions", on_delete=models.CASCADE)
+    number = models.PositiveIntegerField()  # 1, 2, 3… within its project
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # What made it, for the timeline: the prompt, or "edited: label of button 'Save'".
+    label = models.TextField()
+    spec = models.JSONField()
+    parent = models.ForeignKey(
+        "self", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    generation = models.ForeignKey(
+        "Generation", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="+",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "number"], name="one_number_per_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"version {self.number} of {self.project_id} ({self.kind})"
 
 
 class ApiKey(models.Model):
@@ -95,6 +161,12 @@ class Generation(models.Model):
     options = models.JSONField(default=dict, blank=True)
     routing = models.JSONField(null=True, blank=True)
     prompt = models.TextField()
+    # Studio refinement: the version the prompt revises (None: a fresh start), and the JSON
+    # pointer of the selected subtree a targeted refinement may change ("" for all of it).
+    base_version = models.ForeignKey(
+        Version, related_name="+", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    target = models.CharField(max_length=200, blank=True, default="")
     expert = models.CharField(max_length=64)
     structured = models.BooleanField(default=False)  # a UI4A spec, rendered as a view
     # Which registered weights answered, and what making them resident cost (None: resident).

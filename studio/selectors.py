@@ -22,6 +22,14 @@ def project_get(*, project_id: uuid.UUID) -> Project | None:
     return Project.objects.filter(pk=project_id).first()
 
 
+def project_of_user(*, user: Any, project_id: uuid.UUID | str) -> Project | None:
+    """The project if `user` owns it; None for anyone else's (callers answer 404, never 403,
+    so a stranger learns nothing about which ids exist)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Project.objects.filter(pk=project_id, owner=user).first()
+
+
 def project_latest_generation(*, project: Project) -> Generation | None:
     return project.generations.order_by("-queued_at").first()
 
