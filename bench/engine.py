@@ -109,11 +109,18 @@ def model_bytes(model_dir: Path) -> int:
     return size
 
 
-def vllm_rates(tokens: int, repeat: int, env: dict[str, str] | None = None) -> dict[str, float]:
+def vllm_rates(
+    tokens: int, repeat: int, env: dict[str, str] | None = None, *, stock: bool = False
+) -> dict[str, float]:
+    """`stock`: the engine must prove it runs vLLM's own LoRA wrapper, not ours."""
+    from inference.serving.cpu_lora import WRAPPER
     from inference.serving.engine import VllmEngine
+    from inference.serving.lora_path_check import STOCK_WRAPPER
 
     with environment(env or {}):
-        engine = VllmEngine(EngineSettings.from_env())
+        engine = VllmEngine(
+            EngineSettings.from_env(), lora_wrapper=STOCK_WRAPPER if stock else WRAPPER
+        )
     try:
 
         def request(expert: str | None) -> GenerationRequest:
@@ -218,7 +225,9 @@ def main() -> None:
     ceiling = bandwidth * 1e9 / per_token
     ours = vllm_rates(args.tokens, args.repeat)
     as_it_comes = (
-        {} if args.skip_vllm_as_it_comes else vllm_rates(args.tokens, args.repeat, VLLM_AS_IT_COMES)
+        {}
+        if args.skip_vllm_as_it_comes
+        else vllm_rates(args.tokens, args.repeat, VLLM_AS_IT_COMES, stock=True)
     )
     reference = transformers_rates(args.tokens, args.repeat)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from inference.loras import AdapterRef, local_ref
 from inference.protocol import Delta, GenerationRequest
+from inference.serving.cpu_lora import WRAPPER
 from inference.serving.lora_path_check import PROBE, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.serving.residency import LoraResidency
@@ -30,8 +31,18 @@ _END = object()
 class VllmEngine:
     """The real engine: base model plus one LoRA adapter per expert, with `enable_lora`."""
 
-    def __init__(self, settings: EngineSettings, *, count_prefix_cache: bool = False) -> None:
+    def __init__(
+        self,
+        settings: EngineSettings,
+        *,
+        count_prefix_cache: bool = False,
+        lora_wrapper: str = WRAPPER,
+    ) -> None:
+        """`lora_wrapper` is the punica wrapper a CPU engine must prove it runs before it
+        starts: ours, except for a benchmark's "vLLM as it comes" reference, which proves it
+        runs vLLM's own (`lora_path_check.STOCK_WRAPPER`)."""
         self.settings = settings
+        self._lora_wrapper = lora_wrapper
         self._prefix_counter = PrefixCacheCounter() if count_prefix_cache else None
         # CPU builds size their KV cache from this; harmless on GPUs.
         os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
@@ -92,7 +103,7 @@ class VllmEngine:
         llm = AsyncLLM.from_engine_args(args, stat_loggers=loggers)
         if on_cpu:
             try:
-                await verify_lora_path(llm)
+                await verify_lora_path(llm, self._lora_wrapper)
             except BaseException:
                 llm.shutdown()
                 raise

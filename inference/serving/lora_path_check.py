@@ -17,6 +17,8 @@ import vllm
 from inference.serving.cpu_lora import WRAPPER
 
 PLUGIN = "macaron_cpu_lora"  # its name under `vllm.general_plugins` in pyproject.toml
+# vLLM's own CPU wrapper: what a benchmark's "vLLM as it comes" reference must be shown to run.
+STOCK_WRAPPER = "vllm.lora.punica_wrapper.punica_cpu.PunicaWrapperCPU"
 
 
 class LoraPathError(RuntimeError):
@@ -49,13 +51,14 @@ def _qualname(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-async def verify_lora_path(llm: Any) -> None:
-    """Raises `LoraPathError` unless every LoRA layer on every worker holds our wrapper; `llm`
-    is an `AsyncLLM` started with `worker_extension_cls=PROBE`."""
+async def verify_lora_path(llm: Any, wanted: str = WRAPPER) -> None:
+    """Raises `LoraPathError` unless every LoRA layer on every worker holds `wanted` (ours,
+    except in a benchmark's stock reference); `llm` is an `AsyncLLM` started with
+    `worker_extension_cls=PROBE`."""
     per_worker: list[list[str]] = await llm.collective_rpc("macaron_lora_wrappers")
     found = sorted({name for names in per_worker for name in names})
-    if found != [WRAPPER]:
-        raise LoraPathError(lora_path_message(found, WRAPPER))
+    if found != [wanted]:
+        raise LoraPathError(lora_path_message(found, wanted))
 
 
 def lora_path_message(found: list[str], wanted: str) -> str:
