@@ -17,7 +17,7 @@ from studio.services.accounts import signin_link_user
 TEMPLATE = "accounts/signin.html"
 LINK_REFUSED = (
     "This sign-in link has expired or was already used. Each link works once: run "
-    "`manage.py signin_url` for a new one, or sign in with a password below."
+    "manage.py signin_url for a new one, or sign in with a password below."
 )
 
 

@@ -160,3 +160,15 @@ def test_the_command_makes_a_named_plain_user(client: Client) -> None:
 def test_without_a_name_it_picks_the_first_superuser(alice: User) -> None:
     root = User.objects.create_superuser("root", password=None)
     assert signin_user_ensure() == (root, False)
+
+
+def test_runstack_prints_a_sign_in_link_the_way_jupyter_prints_its_token_url() -> None:
+    from studio.management.commands.runstack import Command
+
+    out = StringIO()
+    Command(stdout=out)._print_signin_link("http://127.0.0.1:8000")
+    printed = out.getvalue()
+    assert "just created, without a password" in printed
+    link = re.search(r"one-time link.*\n    (http://127\.0\.0\.1:8000/signin/\S+/)\n$", printed)
+    assert link is not None, printed
+    assert Client().get(link.group(1).removeprefix("http://127.0.0.1:8000")).status_code == 302

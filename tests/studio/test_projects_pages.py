@@ -14,6 +14,7 @@ from django.test import Client
 from studio.models import Generation, Project, Version
 from studio.services.projects import project_duplicate
 from studio.services.versions import version_add
+from ui4a import assets
 
 pytestmark = pytest.mark.django_db
 
@@ -82,6 +83,9 @@ def test_the_thumbnail_is_the_current_version_framable_by_us_alone(
     policy = response["Content-Security-Policy"]
     assert "frame-ancestors 'self'" in policy and "sandbox allow-scripts" in policy
     assert "connect-src 'none'" in policy
+    # Every script the document inlines may run (chart.js too), and nothing else inline.
+    assert all(assets.csp_hash(script) in policy for script in assets.scripts())
+    assert "'unsafe-inline'" not in policy
     assert response["X-Frame-Options"] == "SAMEORIGIN"
 
 
