@@ -91,9 +91,11 @@ def main() -> None:
         with sync_playwright() as p:
             browser = launch_chromium(p)
             page = browser.new_page()
+            page.goto(stack.signin_url("bench"))  # signs the browser in, onto the projects page
             for index in range(args.runs):
                 prompt = PROMPTS[index % len(PROMPTS)]
                 page.goto(stack.url + "/")
+                page.get_by_role("button", name="New project").click()  # a fresh studio each run
                 page.get_by_text("Connected").wait_for()
                 frame = next(f for f in page.frames if f != page.main_frame)
                 page.get_by_label("Describe the interface").fill(prompt)

@@ -1,6 +1,7 @@
-"""The studio admin: operators register adapters, see every version, and unregister. Every check
-and write is the registry's service's (services/adapters.py), which also tells the workers.
-Rows are read-only and never deleted, so a LoRA id is never handed out twice."""
+"""The studio admin: operators manage users (Django's UserAdmin), see projects with their owners,
+and register, list and unregister adapters. Every adapter check and write is the registry's
+service's (services/adapters.py), which also tells the workers; adapter rows are read-only and
+never deleted, so a LoRA id is never handed out twice."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from studio.errors import NotFound
-from studio.models import Adapter
+from studio.models import Adapter, Project
 from studio.services.adapters import (
     AdapterRejected,
     adapter_check,
@@ -115,3 +116,19 @@ class AdapterAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 self.message_user(request, exc.message, messages.ERROR)
             else:
                 self.message_user(request, f"Unregistered {record.name}.")
+
+
+@admin.register(Project)
+class ProjectAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Projects with their owners. Versions are the studio's to write (services/versions.py),
+    so the admin shows the current one and edits only the name and the owner."""
+
+    list_display = ["name", "owner", "updated_at", "created_at"]
+    list_filter = [("owner", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["owner"]
+    search_fields = ["name", "owner__username"]
+    date_hierarchy = "updated_at"
+    ordering = ["-updated_at"]
+    fields = ["name", "owner", "current_version", "created_at", "updated_at"]
+    readonly_fields = ["current_version", "created_at", "updated_at"]
+    raw_id_fields = ["owner"]

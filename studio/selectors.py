@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from inference.experts import EXPERTS, Expert, expert_summary, manifest_summary
 from inference.loras import AdapterRef
@@ -28,6 +28,21 @@ def project_of_user(*, user: Any, project_id: uuid.UUID | str) -> Project | None
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Project.objects.filter(pk=project_id, owner=user).first()
+
+
+PROJECT_QUERY_MAX_CHARS = 120  # no project name is longer
+
+
+def projects_of_user(*, user: Any, query: str = "") -> QuerySet[Project]:
+    """The user's projects whose name contains `query` (any case), last changed first, each
+    with a count of its versions."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Project.objects.none()
+    projects = Project.objects.filter(owner=user)
+    query = " ".join(query.split())[:PROJECT_QUERY_MAX_CHARS]
+    if query:
+        projects = projects.filter(name__icontains=query)
+    return projects.annotate(version_count=Count("versions")).order_by("-updated_at", "pk")
 
 
 def project_latest_generation(*, project: Project) -> Generation | None:

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.contenttypes",
+    "django.contrib.humanize",  # "3 minutes ago" on the projects page
     "django.contrib.staticfiles",
     "channels",
     "studio",
@@ -143,3 +144,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("MACARON_LOG_LEVEL", "INFO")},
 }
+
+# Accounts: the studio wants a signed-in user; `make run` prints a one-time sign-in link.
+LOGIN_URL = "/signin/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/signin/"
+MACARON_SIGNIN_LINK_SECONDS = int(os.environ.get("MACARON_SIGNIN_LINK_SECONDS", str(24 * 3600)))

@@ -15,6 +15,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar
 from pathlib import Path
 
 from inference.paths import REPO_ROOT
@@ -78,6 +79,34 @@ class Stack:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.http_port}"
+
+    def signin_url(self, username: str | None = None) -> str:
+        """A one-time sign-in link for `username` (created if missing; None: the local user),
+        printed by `manage.py signin_url` as a designer would run it against this stack."""
+        argv = [sys.executable, "manage.py", "signin_url", "--url", self.url]
+        result = subprocess.run(
+            [*argv, *(["--username", username] if username is not None else [])],
+            cwd=REPO_ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if result.returncode != 0:
+            raise StackError(f"signin_url failed ({result.returncode}): {result.stderr.strip()}")
+        return result.stdout.strip().splitlines()[-1]
+
+    def signin_cookies(self, username: str | None = None) -> dict[str, str]:
+        """The cookies of a session signed in through a fresh link, for clients that are not a
+        browser (a WebSocket client sends them as its Cookie header)."""
+        jar = CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        with opener.open(self.signin_url(username), timeout=30) as response:
+            response.read()
+        cookies = {cookie.name: cookie.value or "" for cookie in jar}
+        if "sessionid" not in cookies:
+            raise StackError(f"signing {username or 'the local user'} in set no session cookie")
+        return cookies
 
     def _spawn(self, name: str, argv: list[str], env: Mapping[str, str] | None = None) -> Service:
         log_path = self.run_dir / f"{name}.log"

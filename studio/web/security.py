@@ -25,15 +25,13 @@ def studio_policy() -> str:
     )
 
 
-def view_policy() -> str:
+def view_policy(*, frame_ancestors: str = "'none'") -> str:
     """A standalone view's header policy: its meta policy's rules (no network, our runtime
-    only), no framing, and a CSP sandbox so even a top-level view gets an opaque origin."""
-    styles = [assets.view_css()]
-    scripts = [assets.idiomorph_js(), assets.runtime_js()]
-    return (
-        f"{assets.content_security_policy(scripts, styles)}; frame-ancestors 'none'; "
-        "sandbox allow-scripts allow-forms"
-    )
+    only), no framing (or only by `frame_ancestors`, for the projects page's thumbnails), and
+    a CSP sandbox so even a top-level view gets an opaque origin."""
+    # Exactly what `ui4a.render_document` inlines (chart.js included, or charts never draw).
+    policy = assets.content_security_policy(assets.scripts(), assets.styles())
+    return f"{policy}; frame-ancestors {frame_ancestors}; sandbox allow-scripts allow-forms"
 
 
 class ContentSecurityPolicyMiddleware:

@@ -3,12 +3,24 @@
 from django.contrib import admin
 from django.urls import path
 
-from studio.web import views
+from studio.web import accounts, project_pages, views
 from studio.web.api import views as api
 
 urlpatterns = [
-    path("", views.studio_new, name="studio"),
+    path("", project_pages.projects_page, name="projects"),
+    path("signin/", accounts.SigninView.as_view(), name="signin"),
+    path("signin/<str:uidb64>/<str:token>/", accounts.signin_link, name="signin-link"),
+    path("signout/", accounts.SignoutView.as_view(), name="signout"),
+    path("projects/new", project_pages.project_new, name="project-new"),
     path("p/<uuid:project_id>/", views.studio_project, name="project"),
+    path("p/<uuid:project_id>/view", project_pages.project_view, name="project-view"),
+    path("p/<uuid:project_id>/rename", project_pages.project_rename_view, name="project-rename"),
+    path(
+        "p/<uuid:project_id>/duplicate",
+        project_pages.project_duplicate_view,
+        name="project-duplicate",
+    ),
+    path("p/<uuid:project_id>/delete", project_pages.project_delete_view, name="project-delete"),
     path("api/generations/<uuid:generation_id>", views.generation_detail, name="generation"),
     path("healthz", views.health, name="health"),
     path("admin/", admin.site.urls),

@@ -1,10 +1,12 @@
-"""HTTP views: the studio page, a generation's snapshot, and a health check. Thin by design."""
+"""HTTP views: a project's studio page (its owner's alone), a generation's snapshot, and a
+health check. Thin by design."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
@@ -14,8 +16,8 @@ from studio.selectors import (
     experts_list,
     generation_payload,
     generation_snapshot,
-    project_get,
     project_latest_generation,
+    project_of_user,
 )
 
 
@@ -34,12 +36,9 @@ def _studio(
     return render(request, "studio/index.html", context)
 
 
-def studio_new(request: HttpRequest) -> HttpResponse:
-    return _studio(request, project_id="", current=None)
-
-
+@login_required
 def studio_project(request: HttpRequest, project_id: uuid.UUID) -> HttpResponse:
-    project = project_get(project_id=project_id)
+    project = project_of_user(user=request.user, project_id=project_id)
     if project is None:
         raise Http404("No such project")
     latest = project_latest_generation(project=project)

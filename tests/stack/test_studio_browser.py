@@ -16,7 +16,9 @@ SIGNUP = "a signup form with name, email, a password and a terms checkbox"
 
 
 def open_studio(page: Page, stack: Stack) -> FrameLocator:
-    page.goto(stack.url + "/")
+    page.goto(stack.signin_url("ada"))  # signs this browser in, onto the projects page
+    page.get_by_role("button", name="New project").click()
+    expect(page).to_have_url(re.compile(r"/p/[0-9a-f-]{36}/$"))
     expect(page.get_by_role("status").filter(has_text="Connected")).to_be_visible()
     return page.frame_locator("iframe[title=Preview]")
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.test import Client
 
@@ -25,6 +26,7 @@ from studio.services.adapters import (
     adapters_sync_builtin,
 )
 from studio.services.api_keys import api_key_create
+from studio.services.projects import project_create
 from tests.studio.conftest import FakeWorker
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -225,7 +227,9 @@ def test_the_expert_list_and_v1_models_show_manifest_summaries(
     models = client.get("/v1/models", headers={"Authorization": f"Bearer {key}"}).json()
     tiny = next(m for m in models["data"] if m["id"] == "macaron-tiny")
     assert {e["name"]: e["steps"] for e in tiny["experts"]}["poet"] == 300
-    html = client.get("/").content.decode()
+    designer = User.objects.create_user("designer")
+    client.force_login(designer)  # the studio page is a signed-in owner's
+    html = client.get(f"/p/{project_create(owner=designer).id}/").content.decode()
     row = '<th scope="row" title="a test poet; base b179c9523d0e">poet</th><td>yes</td><td>300</td>'
     assert row in html
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from studio.models import Generation, Project
@@ -17,8 +18,23 @@ pytestmark = [
 ]
 
 
-def test_the_studio_page_has_a_sandboxed_preview_and_a_strict_policy(client: Client) -> None:
-    response = client.get("/")
+@pytest.fixture
+def alice() -> User:
+    return User.objects.create_user("alice")
+
+
+@pytest.fixture
+def client(alice: User) -> Client:
+    """Signed in as alice: every studio page wants a user."""
+    signed_in = Client()
+    signed_in.force_login(alice)
+    return signed_in
+
+
+def test_the_studio_page_has_a_sandboxed_preview_and_a_strict_policy(
+    client: Client, alice: User
+) -> None:
+    response = client.get(f"/p/{Project.objects.create(owner=alice).id}/")
     assert response.status_code == 200
     html = response.content.decode()
     assert 'sandbox="allow-scripts allow-forms"' in html
@@ -33,8 +49,10 @@ def test_the_studio_page_has_a_sandboxed_preview_and_a_strict_policy(client: Cli
     assert ("ui (untrained)" in html) is not trained
 
 
-def test_a_project_page_shows_its_finished_view(client: Client, spec_text: str) -> None:
-    project = Project.objects.create()
+def test_a_project_page_shows_its_finished_view(
+    client: Client, alice: User, spec_text: str
+) -> None:
+    project = Project.objects.create(owner=alice)
     generation = Generation.objects.create(
         project=project, prompt="a newsletter", expert="ui", structured=True
     )
@@ -46,8 +64,9 @@ def test_a_project_page_shows_its_finished_view(client: Client, spec_text: str) 
     assert "a newsletter" in html
 
 
-def test_unknown_projects_and_generations_are_404s(client: Client) -> None:
+def test_unknown_and_ownerless_projects_and_unknown_generations_are_404s(client: Client) -> None:
     assert client.get(f"/p/{uuid.uuid4()}/").status_code == 404
+    assert client.get(f"/p/{Project.objects.create().id}/").status_code == 404
     response = client.get(f"/api/generations/{uuid.uuid4()}")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "unknown_generation"

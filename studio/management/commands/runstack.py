@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
+from studio.services.accounts import signin_url, signin_user_ensure
 from studio.stack import StackError, new_stack, wait_worker_ready
 
 
@@ -19,7 +20,7 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 class Command(BaseCommand):
-    help = "Start Redis, one engine worker and Daphne; print the studio's URL."
+    help = "Start Redis, one engine worker and Daphne; print the studio's URL and a sign-in link."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
@@ -37,6 +38,7 @@ class Command(BaseCommand):
             stack.start_daphne(options["port"])
             wait_worker_ready(worker)
             self.stdout.write(self.style.SUCCESS(f"Macaron studio: {stack.url}/"))
+            self._print_signin_link(stack.url)
             self.stdout.write(f"logs: {stack.run_dir}; Ctrl-C stops everything")
             while True:
                 for service in stack.services:
@@ -49,3 +51,13 @@ class Command(BaseCommand):
             raise SystemExit(1) from None
         finally:
             stack.stop()
+
+    def _print_signin_link(self, base_url: str) -> None:
+        """As Jupyter prints its token URL: a link that signs the local user in, once."""
+        user, created = signin_user_ensure()
+        made = " (just created, without a password)" if created else ""
+        self.stdout.write(
+            f"To sign in as {user.get_username()!r}{made}, open this one-time link "
+            "(`manage.py signin_url` prints another):\n"
+            f"    {signin_url(user=user, base_url=base_url)}"
+        )
