@@ -53,6 +53,7 @@ def node_at(spec: dict[str, Any], where: str) -> dict[str, Any]:
     node: Any = spec
     for part in where.strip("/").split("/"):
         node = node[int(part) if part.isdigit() else part]
+    assert isinstance(node, dict)
     return node
 
 
