@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ui4a import registry
-from ui4a.catalog import COMMON_FIELDS, ID_MAX, SHORT_MAX, Component, Field
+from ui4a import actions, registry
+from ui4a.catalog import COMMON_FIELDS, ID_MAX, MAX_CHILDREN, SHORT_MAX, Component, Field
 from ui4a.describe import describe, quote
-from ui4a.fields import check
+from ui4a.fields import check, kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, SpecTooLarge, check_value
 from ui4a.problems import Problem
 from ui4a.theme import THEME_FIELDS, tokens
@@ -238,6 +238,53 @@ OPERATIONS: dict[str, Operation] = {
     "theme": Operation(("field", "value"), _theme),
     "title": Operation(("value",), _title_op),
 }
+
+
+# --- what an inspector may edit -------------------------------------------------------------
+
+
+def field_summary(field: Field) -> dict[str, Any]:
+    """A field as an inspector shows it: its kind, allowed values, limits and doc."""
+    kind = kind_of(field)
+    out: dict[str, Any] = {
+        "name": field.name,
+        "kind": field.kind,
+        "required": field.required,
+        "values": list(field.values),
+        "default": field.default,
+        "doc": field.doc,
+    }
+    most = getattr(kind, "most", None)  # the text kinds' length limit
+    if isinstance(most, int):
+        out["max_length"] = most
+    if field.kind in ("strs", "filter"):
+        out["max_items"] = field.max_items
+    return out
+
+
+def editable_catalog() -> dict[str, Any]:
+    """Every component with the fields an edit may set, the theme tokens, the containers a
+    node may be wrapped in and the action vocabulary: the inspector's whole reference."""
+    return {
+        "components": [
+            {
+                "name": c.name,
+                "doc": c.doc,
+                "container": c.children,
+                "root_only": c.root_only,
+                "fields": [field_summary(f) for f in fields_of(c)],
+            }
+            for c in registry.components().values()
+        ],
+        "theme": [field_summary(f) for f in THEME_FIELDS],
+        "wrappers": list(wrappers()),
+        "actions": [
+            {"name": a.name, "doc": a.doc, "fields": [field_summary(f) for f in a.fields]}
+            for a in actions.ACTIONS.values()
+        ],
+        "max_children": MAX_CHILDREN,
+        "operations": {name: list(op.keys) for name, op in OPERATIONS.items()},
+    }
 
 
 # --- finding nodes and fields -----------------------------------------------------------------
