@@ -1,5 +1,5 @@
-"""Reads, for both processes: projects, generations as clients draw them, API completions,
-experts and profiles. Nothing here writes."""
+"""Reads, for both processes: projects, their versions and diffs, generations as clients draw
+them, API completions, experts and profiles. Nothing here writes."""
 
 from __future__ import annotations
 
@@ -10,12 +10,15 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count, QuerySet
 
+import ui4a
 from inference.experts import EXPERTS, Expert, expert_summary, manifest_summary
 from inference.loras import AdapterRef
 from inference.profiles import PROFILES
 from studio.errors import InvalidRequest, NotFound
-from studio.models import FINISHED_STATUSES, Adapter, ApiKey, Generation, Project
+from studio.models import FINISHED_STATUSES, Adapter, ApiKey, Generation, Project, Version
 from studio.rendered_views import view_payload
+from ui4a import diff as ui4a_diff
+from ui4a.edit import editable_catalog
 
 
 def project_get(*, project_id: uuid.UUID) -> Project | None:
@@ -208,3 +211,99 @@ def completion_text(*, generation_id: uuid.UUID) -> tuple[int, str]:
     """The sequence number and text so far, written together by every batch."""
     row = Generation.objects.filter(pk=generation_id).values_list("seq", "text").first()
     return (int(row[0]), str(row[1])) if row else (0, "")
+
+
+# --- versions -------------------------------------------------------------------------------
+
+
+def version_summary(version: Version) -> dict[str, Any]:
+    """One version as the timeline lists it."""
+    return {
+        "id": str(version.id),
+        "number": version.number,
+        "kind": version.kind,
+        "label": version.label,
+        "created_at": version.created_at.isoformat(),
+        "author": version.author.get_username() if version.author else None,
+        "generation": str(version.generation_id) if version.generation_id else None,
+        "parent": str(version.parent_id) if version.parent_id else None,
+    }
+
+
+def version_detail(version: Version) -> dict[str, Any]:
+    """A version with its spec, and the body HTML and state the frame's render message needs."""
+    return {
+        **version_summary(version),
+        "spec": version.spec,
+        **view_payload("", final_spec=version.spec),
+    }
+
+
+def version_of_project(*, project: Project, version_id: uuid.UUID | str) -> Version:
+    """A version of this project; any other id (another project's included) is not found."""
+    version = (
+        Version.objects.select_related("author").filter(pk=version_id, project=project).first()
+    )
+    if version is None:
+        raise NotFound("unknown_version", "That version is not part of this project.")
+    return version
+
+
+def version_can_undo(version: Version | None) -> bool:
+    """Undo steps back over manual edits only; generations, reverts and forks stay."""
+    return (
+        version is not None
+        and version.kind == Version.Kind.EDITED
+        and version.parent_id is not None
+    )
+
+
+def project_history(*, project: Project) -> dict[str, Any]:
+    """Where the project stands: its current version and whether undo and redo apply."""
+    current = project.current_version
+    return {
+        "current": str(current.id) if current else None,
+        "can_undo": version_can_undo(current),
+        "can_redo": bool(project.redo),
+    }
+
+
+VERSIONS_LISTED = 1000
+
+
+def project_versions(*, project: Project) -> dict[str, Any]:
+    """The project's history and every version, oldest first (at most VERSIONS_LISTED)."""
+    newest = (
+        project.versions.select_related("author")
+        .defer("spec")
+        .order_by("-number")[:VERSIONS_LISTED]
+    )
+    return {
+        **project_history(project=project),
+        "versions": [version_summary(v) for v in reversed(list(newest))],
+    }
+
+
+def versions_diff(
+    *, project: Project, from_id: uuid.UUID | str, to_id: uuid.UUID | str
+) -> dict[str, Any]:
+    """The changes from one version of the project to another: added and changed nodes are
+    pointers into `to`, removed ones into `from`."""
+    old = version_of_project(project=project, version_id=from_id)
+    new = version_of_project(project=project, version_id=to_id)
+    try:
+        changes = ui4a_diff.diff(old.spec, new.spec)
+    except ui4a.SpecTooLarge as exc:
+        message = f"These versions are too large to compare: {exc}."
+        raise InvalidRequest("spec_too_large", message) from None
+    return {
+        "from": version_summary(old),
+        "to": version_summary(new),
+        "changes": [change.as_dict() for change in changes],
+        "summary": ui4a_diff.summary(changes),
+    }
+
+
+def component_catalog() -> dict[str, Any]:
+    """The components, theme tokens, wrappers and actions the inspector edits with."""
+    return editable_catalog()

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from studio.web import accounts, project_pages, views
+from studio.web import accounts, project_pages, projects_api, views
 from studio.web.api import views as api
 
 urlpatterns = [
@@ -21,6 +21,28 @@ urlpatterns = [
         name="project-duplicate",
     ),
     path("p/<uuid:project_id>/delete", project_pages.project_delete_view, name="project-delete"),
+    # A project's history and hand edits (studio/web/projects_api.py).
+    path("p/<uuid:project_id>/versions", projects_api.versions, name="project-versions"),
+    path(
+        "p/<uuid:project_id>/versions/<uuid:version_id>",
+        projects_api.version,
+        name="project-version",
+    ),
+    path(
+        "p/<uuid:project_id>/versions/<uuid:version_id>/revert",
+        projects_api.revert,
+        name="project-version-revert",
+    ),
+    path(
+        "p/<uuid:project_id>/versions/<uuid:version_id>/fork",
+        projects_api.fork,
+        name="project-version-fork",
+    ),
+    path("p/<uuid:project_id>/diff", projects_api.diff, name="project-diff"),
+    path("p/<uuid:project_id>/edit", projects_api.edit, name="project-edit"),
+    path("p/<uuid:project_id>/undo", projects_api.undo, name="project-undo"),
+    path("p/<uuid:project_id>/redo", projects_api.redo, name="project-redo"),
+    path("studio/catalog", projects_api.catalog, name="studio-catalog"),
     path("api/generations/<uuid:generation_id>", views.generation_detail, name="generation"),
     path("healthz", views.health, name="health"),
     path("admin/", admin.site.urls),

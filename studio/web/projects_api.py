@@ -1,0 +1,207 @@
+"""The studio's JSON endpoints for a project's history: list and open versions, diff two, edit,
+undo, redo, revert and fork; and the component catalog the inspector edits with.
+
+Signed-in users only. Scripts call these, so a visitor who is not signed in gets 401 with a
+JSON error rather than a redirect to the sign-in page. Another user's project is a 404, the
+same as one that does not exist. POSTs go through Django's CSRF check (send X-CSRFToken).
+Errors are `{"error": {"code", "message"}}` (plus "path", a JSON pointer, for a refused edit).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, JsonResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from studio.errors import InvalidRequest, NotAuthenticated, NotFound, TooLarge
+from studio.models import Project
+from studio.selectors import (
+    component_catalog,
+    project_history,
+    project_of_user,
+    project_versions,
+    version_detail,
+    version_of_project,
+    versions_diff,
+)
+from studio.services.edits import (
+    Conflict,
+    edit_apply,
+    edit_redo,
+    edit_undo,
+    version_fork,
+    version_revert,
+)
+
+# An edit is one small operation (ui4a.edit caps it at 4 KiB); anything near this is not one.
+MAX_BODY_BYTES = 16 * 1024
+STATUSES: tuple[tuple[type[InvalidRequest], int], ...] = (
+    (NotAuthenticated, 401),
+    (NotFound, 404),
+    (Conflict, 409),
+    (TooLarge, 413),
+    (InvalidRequest, 400),
+)
+
+P = ParamSpec("P")
+
+
+def _error(exc: InvalidRequest) -> JsonResponse:
+    status = next(code for kind, code in STATUSES if isinstance(exc, kind))
+    error = {"code": exc.code, "message": exc.message}
+    if exc.param:
+        error["path"] = exc.param
+    return JsonResponse({"error": error}, status=status)
+
+
+def _signed_in(
+    view: Callable[Concatenate[HttpRequest, P], dict[str, Any]],
+) -> Callable[Concatenate[HttpRequest, P], JsonResponse]:
+    """Answers 401 to visitors, and any refusal as its JSON error."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> JsonResponse:
+        try:
+            if not request.user.is_authenticated:
+                raise NotAuthenticated("not_signed_in", "Sign in to use the studio.")
+            return JsonResponse(view(request, *args, **kwargs))
+        except InvalidRequest as exc:
+            return _error(exc)
+
+    return wrapper
+
+
+def _project(request: HttpRequest, project_id: uuid.UUID) -> Project:
+    project = project_of_user(user=request.user, project_id=project_id)
+    if project is None:
+        raise NotFound("unknown_project", "This project does not exist.")
+    return project
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    too_large = TooLarge(
+        "request_too_large", f"Request bodies are limited to {MAX_BODY_BYTES} bytes."
+    )
+    declared = request.headers.get("Content-Length", "0")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise too_large  # refused before reading it
+    try:
+        body = request.body
+    except RequestDataTooBig:  # Django's own, larger limit
+        raise too_large from None
+    if len(body) > MAX_BODY_BYTES:
+        raise too_large
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise InvalidRequest("bad_request", "The request body is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise InvalidRequest("bad_request", "The request body must be a JSON object.")
+    return data
+
+
+def _version_id(value: object, name: str, *, required: bool) -> uuid.UUID | None:
+    if value in (None, ""):
+        if required:
+            raise InvalidRequest("bad_request", f"{name!r} is required: a version id.")
+        return None
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise InvalidRequest("bad_request", f"{name!r} is not a version id.") from None
+
+
+def _required_id(value: object, name: str) -> uuid.UUID:
+    found = _version_id(value, name, required=True)
+    assert found is not None
+    return found
+
+
+def _moved(project: Project) -> dict[str, Any]:
+    """The project's history after undo or redo, with the version now current."""
+    current = project.current_version
+    return {
+        **project_history(project=project),
+        "version": version_detail(current) if current else None,
+    }
+
+
+@require_GET
+@_signed_in
+def versions(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
+    return project_versions(project=_project(request, project_id))
+
+
+@require_GET
+@_signed_in
+def version(request: HttpRequest, project_id: uuid.UUID, version_id: uuid.UUID) -> dict[str, Any]:
+    project = _project(request, project_id)
+    return version_detail(version_of_project(project=project, version_id=version_id))
+
+
+@require_GET
+@_signed_in
+def diff(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
+    project = _project(request, project_id)
+    old = _required_id(request.GET.get("from"), "from")
+    new = _required_id(request.GET.get("to"), "to")
+    return versions_diff(project=project, from_id=old, to_id=new)
+
+
+@require_POST
+@_signed_in
+def edit(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
+    project = _project(request, project_id)
+    body = _body(request)
+    base = _required_id(body.get("base"), "base")
+    if "op" not in body:
+        raise InvalidRequest("bad_request", "'op' is required: the edit to make.")
+    made = edit_apply(project=project, base_id=base, op=body["op"], author=request.user)
+    return {**version_detail(made), **project_history(project=made.project)}
+
+
+@require_POST
+@_signed_in
+def undo(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
+    project = _project(request, project_id)
+    base = _version_id(_body(request).get("base"), "base", required=False)
+    return _moved(edit_undo(project=project, base_id=base))
+
+
+@require_POST
+@_signed_in
+def redo(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
+    project = _project(request, project_id)
+    base = _version_id(_body(request).get("base"), "base", required=False)
+    return _moved(edit_redo(project=project, base_id=base))
+
+
+@require_POST
+@_signed_in
+def revert(request: HttpRequest, project_id: uuid.UUID, version_id: uuid.UUID) -> dict[str, Any]:
+    project = _project(request, project_id)
+    made = version_revert(project=project, version_id=version_id, author=request.user)
+    return {**version_detail(made), **project_history(project=made.project)}
+
+
+@require_POST
+@_signed_in
+def fork(request: HttpRequest, project_id: uuid.UUID, version_id: uuid.UUID) -> dict[str, Any]:
+    project = _project(request, project_id)
+    made = version_fork(project=project, version_id=version_id, author=request.user)
+    return {"project": str(made.id), "url": reverse("project", args=[made.id])}
+
+
+@require_GET
+@_signed_in
+def catalog(request: HttpRequest) -> dict[str, Any]:
+    return component_catalog()
