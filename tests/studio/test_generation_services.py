@@ -222,7 +222,7 @@ def test_a_refinement_of_a_spec_too_large_for_the_context_fails_with_its_size(
 ) -> None:
     first = create("a newsletter box")
     generation_run(generation_id=first.id, engine=ScriptedFakeEngine(spec_text))
-    project = Project.objects.get(pk=first.project_id)
+    project = Project.objects.get(generations=first)
     assert project.current_version is not None
     settings.MACARON_REFINE_SPEC_MAX_CHARS = 50
     refine = generation_create(
@@ -254,7 +254,7 @@ def test_a_run_whose_project_was_deleted_stops_and_leaves_nothing_behind(
     deadline = time.monotonic() + 10
     while Generation.objects.get(pk=generation.id).tokens < 3 and time.monotonic() < deadline:
         time.sleep(0.02)
-    Project.objects.filter(pk=generation.project_id).delete()
+    Project.objects.filter(generations=generation).delete()
     worker.join(timeout=10)
     assert not worker.is_alive()
     assert engine.aborted == [str(generation.id)]
