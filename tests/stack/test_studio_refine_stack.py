@@ -32,7 +32,9 @@ def versions_of(stack: Stack, project: str) -> list[list[Any]]:
 
 def ask(client: StudioClient, prompt: str, **fields: Any) -> dict[str, Any]:
     client.send({"type": "generate", "prompt": prompt, "expert": "ui", **fields})
-    accepted = client.receive()
+    # The previous turn's project.changed may come first.
+    while (accepted := client.receive())["type"] == "project.changed":
+        pass
     assert accepted["type"] == "generation.accepted", accepted
     done = client.until_done(accepted["generation"])[-1]
     assert done["status"] == "done", done
@@ -103,7 +105,8 @@ def test_stop_cancels_a_generation_while_it_streams(
             "expert": "ui",
         }
     )
-    accepted = studio_client.receive()
+    while (accepted := studio_client.receive())["type"] == "project.changed":
+        pass
     assert accepted["type"] == "generation.accepted", accepted
     while (frame := studio_client.receive())["type"] != "generation.delta":
         assert frame["type"] != "generation.done", frame
