@@ -215,7 +215,9 @@ DATA = st.dictionaries(
 )
 
 
-def spec_of(nodes: list[dict[str, Any]], state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+def spec_of(
+    nodes: list[dict[str, Any]], state: dict[str, Any], data: dict[str, Any]
+) -> dict[str, Any]:
     return {"title": "T", "root": {"t": "page", "c": nodes}, "state": state, "data": data}
 
 
