@@ -14,6 +14,7 @@ from urllib.parse import parse_qs
 
 # Client -> server, over the WebSocket.
 GENERATE = "generate"
+STOP = "stop"
 RESYNC = "resync"
 
 # Server -> client, over the WebSocket; delta and done also travel on the channel layer.
@@ -21,7 +22,13 @@ GENERATION_ACCEPTED = "generation.accepted"
 GENERATION_DELTA = "generation.delta"
 GENERATION_DONE = "generation.done"
 GENERATION_SNAPSHOT = "generation.snapshot"
+# A project's current version moved (a generation, an edit, undo, redo or a revert), on the
+# project group: {"type", "project", "current", "can_undo", "can_redo"}.
+PROJECT_CHANGED = "project.changed"
 ERROR = "error"
+
+# The longest JSON pointer a targeted refinement may select (Generation.target's column).
+TARGET_MAX_CHARS = 200
 
 
 def project_group(project_id: uuid.UUID | str) -> str:
@@ -46,11 +53,23 @@ class GenerateRequest:
     prompt: str
     expert: str
     project: uuid.UUID | None
+    # The version the prompt refines (None: start over), and the JSON pointer of the selected
+    # element a targeted refinement changes ("": the whole spec).
+    base: uuid.UUID | None = None
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class StopRequest:
+    generation: uuid.UUID
 
 
 @dataclass(frozen=True)
 class ResyncRequest:
     generation: uuid.UUID
+
+
+ClientRequest = GenerateRequest | StopRequest | ResyncRequest
 
 
 def project_from_query(query_string: bytes) -> uuid.UUID | None:
@@ -65,7 +84,20 @@ def error(code: str, message: str) -> dict[str, str]:
     return {"type": ERROR, "code": code, "message": message}
 
 
-def decode(text: str | None, *, max_bytes: int) -> GenerateRequest | ResyncRequest:
+def project_changed(
+    *, project: uuid.UUID | str, current: uuid.UUID | str | None, can_undo: bool, can_redo: bool
+) -> dict[str, Any]:
+    """The project group's message after any change of its current version."""
+    return {
+        "type": PROJECT_CHANGED,
+        "project": str(project),
+        "current": str(current) if current else None,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
+    }
+
+
+def decode(text: str | None, *, max_bytes: int) -> ClientRequest:
     """Parse one client frame; raise BadMessage with a clear reason for anything else."""
     if text is None:
         raise BadMessage("bad_message", "Only text frames holding JSON are accepted.")
@@ -83,12 +115,13 @@ def decode(text: str | None, *, max_bytes: int) -> GenerateRequest | ResyncReque
             prompt=_string(data, "prompt"),
             expert=_string(data, "expert", default="ui"),
             project=_optional_uuid(data, "project"),
+            base=_optional_uuid(data, "base"),
+            target=_target(data),
         )
+    if kind == STOP:
+        return StopRequest(_required_uuid(data, "generation"))
     if kind == RESYNC:
-        generation = _optional_uuid(data, "generation")
-        if generation is None:
-            raise BadMessage("bad_message", "'generation' is required.")
-        return ResyncRequest(generation)
+        return ResyncRequest(_required_uuid(data, "generation"))
     raise BadMessage("unknown_type", f"Unknown message type {str(kind)[:40]!r}.")
 
 
@@ -96,6 +129,26 @@ def _string(data: dict[str, Any], key: str, default: str | None = None) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
         raise BadMessage("bad_message", f"'{key}' must be a string.")
+    return value
+
+
+def _target(data: dict[str, Any]) -> str:
+    target = data.get("target")
+    if target is None:
+        return ""
+    if not isinstance(target, str):
+        raise BadMessage("bad_message", "'target' must be a JSON pointer string.")
+    if len(target) > TARGET_MAX_CHARS:
+        raise BadMessage(
+            "bad_message", f"'target' is a JSON pointer of at most {TARGET_MAX_CHARS} characters."
+        )
+    return target
+
+
+def _required_uuid(data: dict[str, Any], key: str) -> uuid.UUID:
+    value = _optional_uuid(data, key)
+    if value is None:
+        raise BadMessage("bad_message", f"'{key}' is required.")
     return value
 
 

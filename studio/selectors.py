@@ -122,10 +122,14 @@ def models_list() -> list[dict[str, Any]]:
     ]
 
 
-def generation_snapshot(*, generation_id: uuid.UUID) -> dict[str, Any]:
-    """Everything a client needs to (re)draw a generation, whatever it has missed."""
+def generation_snapshot(*, generation_id: uuid.UUID, user: Any = None) -> dict[str, Any]:
+    """Everything a client needs to (re)draw a generation, whatever it has missed; with `user`,
+    only a generation in one of their projects."""
     # API generations belong to their key: the studio's open endpoint never shows them.
-    generation = Generation.objects.filter(pk=generation_id, api_key__isnull=True).first()
+    found = Generation.objects.filter(pk=generation_id, api_key__isnull=True)
+    if user is not None:
+        found = found.filter(project__owner=user) if user.is_authenticated else found.none()
+    generation = found.first()
     if generation is None:
         raise InvalidRequest("unknown_generation", "That generation does not exist.")
     return generation_payload(generation)

@@ -126,6 +126,12 @@ MACARON_BATCH_SECONDS = float(os.environ.get("MACARON_BATCH_SECONDS", "0.1"))
 MACARON_GENERATION_TIME_LIMIT_SECONDS = float(
     os.environ.get("MACARON_GENERATION_TIME_LIMIT_SECONDS", "600")
 )
+# The studio, per user: generations started a minute, and queued or running at once.
+MACARON_STUDIO_RATE_PER_MINUTE = int(os.environ.get("MACARON_STUDIO_RATE_PER_MINUTE", "10"))
+MACARON_STUDIO_MAX_CONCURRENT = int(os.environ.get("MACARON_STUDIO_MAX_CONCURRENT", "2"))
+# A refinement shows the model the spec it revises: at most this many characters of it, so the
+# prompt and the answer still fit the model's context (4096 tokens by default).
+MACARON_REFINE_SPEC_MAX_CHARS = int(os.environ.get("MACARON_REFINE_SPEC_MAX_CHARS", "5000"))
 
 # The HTTP API (/v1/): which profiles have workers here, and what one key may ask for.
 MACARON_SERVED_PROFILES = os.environ.get(

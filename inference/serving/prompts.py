@@ -6,6 +6,7 @@ prefix cache keeps its KV resident.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import ui4a
@@ -96,4 +97,47 @@ def chat_request_for(
         stop=stop,
         json_schema=json_schema,
         tools=tools,
+    )
+
+
+class RefinementTooLarge(ValueError):
+    """The spec to revise would not leave the model room to answer within its context."""
+
+
+def compact_spec(spec: object) -> str:
+    """A spec as the ui expert writes it, and as its refinement turns quote it: no whitespace."""
+    return json.dumps(spec, separators=(",", ":"), ensure_ascii=False)
+
+
+def refine_request_for(
+    *,
+    request_id: str,
+    expert: str | Expert,
+    first_prompt: str,
+    spec: dict[str, Any],
+    instruction: str,
+    max_tokens: int,
+    max_spec_chars: int,
+    adapter: AdapterRef | None = None,
+) -> GenerationRequest:
+    """A refinement, in the shape of the ui dataset's refinement turns: the prompt that made the
+    spec, the spec as the expert's own answer, then the instruction. The expert answers with
+    the whole revised spec. Raises RefinementTooLarge for a spec over `max_spec_chars`."""
+    spec_text = compact_spec(spec)
+    if len(spec_text) > max_spec_chars:
+        raise RefinementTooLarge(
+            f"The version to refine is {len(spec_text):,} characters of spec; a refinement can "
+            f"show the model at most {max_spec_chars:,}. Select one part of it to refine, or "
+            "start over."
+        )
+    return chat_request_for(
+        request_id=request_id,
+        expert=expert,
+        messages=(
+            Message("user", first_prompt),
+            Message("assistant", spec_text),
+            Message("user", instruction),
+        ),
+        max_tokens=max_tokens,
+        adapter=adapter,
     )

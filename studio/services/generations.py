@@ -1,34 +1,99 @@
-"""Creating generations, enqueueing their run by task name, and cancelling them; the run itself
-is the worker's (`studio.worker.run`), and reading them back is `studio.selectors`'."""
+"""Starting studio generations (fresh, refining a version, or refining one selected element),
+enqueueing their run by task name, stopping and cancelling them, and what follows whenever one
+ends. The run itself is the worker's (`studio.worker.run`); reading them back is
+`studio.selectors`'."""
 
 from __future__ import annotations
 
 import logging
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from inference.experts import EXPERTS
+from studio import messages
 from studio.celery import RUN_GENERATION, app
 from studio.errors import InvalidRequest
-from studio.models import Generation, Project
-from studio.selectors import expert_resolve
-from studio.services.broadcast import announce_done
+from studio.models import Generation, Project, Version
+from studio.selectors import expert_resolve, generation_payload, project_of_user
+from studio.services.broadcast import announce_done, group_send, watchers_group
+from studio.services.limits import studio_limits_acquire, studio_limits_release
+from ui4a.subtree import SubtreeError, node_path
 
 log = logging.getLogger(__name__)
 
+OPEN_STATUSES = (Generation.Status.QUEUED, Generation.Status.RUNNING)
+UNKNOWN_PROJECT = "This project no longer exists."
+GENERATION_RUNNING = "A generation is already running in this project; stop it first."
 
-def generation_create(*, prompt: str, expert: str, project_id: uuid.UUID) -> Generation:
-    """Store a queued generation and enqueue its run once the row is committed."""
+
+def generation_start(
+    *,
+    user: Any,
+    project_id: uuid.UUID | None,
+    prompt: str,
+    expert: str,
+    base_version_id: uuid.UUID | None = None,
+    target: str = "",
+    new_project_id: uuid.UUID | None = None,
+) -> Generation:
+    """A studio `generate`: in one of the user's projects, or (`project_id` None) in a new
+    project of theirs with the id `new_project_id`, made only if the generation is accepted.
+    The caller picks that id so it can follow the project's group before the run starts."""
     with transaction.atomic():
-        generation = generation_store(prompt=prompt, expert=expert, project_id=project_id)
+        if project_id is None:
+            project = Project.objects.create(pk=new_project_id or uuid.uuid4(), owner=user)
+        else:
+            found = project_of_user(user=user, project_id=project_id)
+            if found is None:
+                raise InvalidRequest("unknown_project", UNKNOWN_PROJECT)
+            project = found
+        return generation_create(
+            prompt=prompt,
+            expert=expert,
+            project_id=project.pk,
+            base_version_id=base_version_id,
+            target=target,
+        )
+
+
+def generation_create(
+    *,
+    prompt: str,
+    expert: str,
+    project_id: uuid.UUID,
+    base_version_id: uuid.UUID | None = None,
+    target: str = "",
+) -> Generation:
+    """Store a queued generation and enqueue its run once the row is committed. A project with
+    an owner counts it against the owner's limits (`studio.services.limits`)."""
+    with transaction.atomic():
+        generation = generation_store(
+            prompt=prompt,
+            expert=expert,
+            project_id=project_id,
+            base_version_id=base_version_id,
+            target=target,
+        )
+        owner_id = generation.project.owner_id if generation.project else None
+        if owner_id is not None:
+            # Refused: the exception rolls the row back. Taken: `generation_ended` frees it.
+            studio_limits_acquire(user_id=owner_id, generation_id=str(generation.pk))
         transaction.on_commit(lambda: generation_enqueue(generation))
     return generation
 
 
-def generation_store(*, prompt: str, expert: str, project_id: uuid.UUID) -> Generation:
+def generation_store(
+    *,
+    prompt: str,
+    expert: str,
+    project_id: uuid.UUID,
+    base_version_id: uuid.UUID | None = None,
+    target: str = "",
+) -> Generation:
     """Check a studio prompt and store it as a queued generation, enqueueing nothing: for
     `generation_create`, and for callers that run it another way (UI4A-Bench's variants)."""
     prompt = prompt.strip()
@@ -47,16 +112,53 @@ def generation_store(*, prompt: str, expert: str, project_id: uuid.UUID) -> Gene
             f"Unknown expert {expert[:40]!r}; use one of {names} or a registered expert.",
         )
     with transaction.atomic():
-        project = Project.objects.filter(pk=project_id).first() if project_id else None
+        # Locked, so two requests cannot both find the project idle.
+        project = Project.objects.select_for_update().filter(pk=project_id).first()
         if project is None:
-            raise InvalidRequest("unknown_project", "That project does not exist.")
+            raise InvalidRequest("unknown_project", UNKNOWN_PROJECT)
+        base, target = _refinement_of(
+            project,
+            base_version_id=base_version_id,
+            target=target,
+            structured=resolved.expert.structured,
+        )
+        if Generation.objects.filter(project=project, status__in=OPEN_STATUSES).exists():
+            raise InvalidRequest("generation_running", GENERATION_RUNNING)
         return Generation.objects.create(
             project=project,
             prompt=prompt,
             expert=expert,
             structured=resolved.expert.structured,
             profile=settings.CELERY_TASK_DEFAULT_QUEUE,
+            base_version=base,
+            target=target,
         )
+
+
+def _refinement_of(
+    project: Project, *, base_version_id: uuid.UUID | None, target: str, structured: bool
+) -> tuple[Version | None, str]:
+    """The version a prompt refines and the element it selects, checked against the project."""
+    if base_version_id is None:
+        if target:
+            raise InvalidRequest(
+                "unknown_target", "Select an element of a version first; there is none to refine."
+            )
+        return None, ""
+    if not structured:
+        raise InvalidRequest("unknown_version", "Only the ui expert refines a version.")
+    base = Version.objects.filter(pk=base_version_id, project=project).first()
+    if base is None:
+        raise InvalidRequest("unknown_version", "That version is not in this project.")
+    if target in ("", "/root"):  # the page itself: the whole spec
+        return base, ""
+    try:
+        node_path(base.spec, target)
+    except SubtreeError as exc:
+        raise InvalidRequest(
+            "unknown_target", f"The selected element is not in version {base.number}: {exc}"
+        ) from None
+    return base, target
 
 
 def generation_enqueue(generation: Generation) -> None:
@@ -88,17 +190,76 @@ def generation_fail(*, generation_id: uuid.UUID | str, error: str) -> None:
         error=error,
         finished_at=timezone.now(),
     )
-    announce_done(Generation.objects.get(pk=generation_id))
+    generation_ended(Generation.objects.get(pk=generation_id))
+
+
+def generation_stop(*, user: Any, generation_id: uuid.UUID) -> bool:
+    """The Stop button: cancel a generation in one of the user's projects; False if it had
+    already finished (its watchers have had its final message then)."""
+    signed_in = user is not None and getattr(user, "is_authenticated", False)
+    if (
+        not signed_in
+        or not Generation.objects.filter(pk=generation_id, project__owner=user).exists()
+    ):
+        raise InvalidRequest("unknown_generation", "That generation does not exist.")
+    return generation_cancel(generation_id=generation_id)
 
 
 def generation_cancel(*, generation_id: uuid.UUID | str) -> bool:
-    """Stop a generation nobody waits for any more; False if it had already finished.
+    """Stop a generation; False if it had already finished.
 
-    Only the row changes here. The worker notices at its next batch, whose write finds the row
-    no longer running, and aborts the engine request (`studio.worker.row`); a queued one never
-    runs.
+    The row is marked cancelled and its watchers are told at once. The worker notices at its
+    next batch, whose write finds the row no longer running, aborts the engine request and
+    keeps what had streamed (`studio.worker.row`); a queued one never runs.
     """
-    cancelled = Generation.objects.filter(
-        pk=generation_id, status__in=(Generation.Status.QUEUED, Generation.Status.RUNNING)
-    ).update(status=Generation.Status.CANCELLED, finished_at=timezone.now())
+    cancelled = Generation.objects.filter(pk=generation_id, status__in=OPEN_STATUSES).update(
+        status=Generation.Status.CANCELLED, finish_reason="cancelled", finished_at=timezone.now()
+    )
+    if cancelled:
+        generation_ended(Generation.objects.get(pk=generation_id))
     return bool(cancelled)
+
+
+def generation_ended(generation: Generation, *, version: Version | None = None) -> None:
+    """Whatever ended a generation (its run, a stop, a failure, the orphan sweep), exactly once:
+    free its owner's slot, send watchers the final message (with the version it added), and
+    tell the project group when its current version moved."""
+    if generation.project_id is None:  # an API generation: its request frees its own slot
+        announce_done(generation)
+        return
+    project = Project.objects.filter(pk=generation.project_id).first()
+    if project is not None and project.owner_id is not None:
+        studio_limits_release(user_id=project.owner_id, generation_id=str(generation.pk))
+    group = watchers_group(generation)
+    group_send(
+        group,
+        {
+            "type": messages.GENERATION_DONE,
+            **generation_payload(generation),
+            "version": version_summary(version) if version else None,
+        },
+    )
+    if version is not None and project is not None:
+        group_send(
+            group,
+            messages.project_changed(
+                project=project.pk,
+                current=project.current_version_id,
+                # Undo and redo step through manual edits; a generation's version clears redo.
+                can_undo=version.kind == Version.Kind.EDITED,
+                can_redo=bool(project.redo),
+            ),
+        )
+
+
+def version_summary(version: Version) -> dict[str, Any]:
+    """A version as the timeline lists it."""
+    return {
+        "id": str(version.pk),
+        "number": version.number,
+        "kind": version.kind,
+        "label": version.label,
+        "created_at": version.created_at.isoformat(),
+        "author": version.author.get_username() if version.author else None,
+        "generation": str(version.generation_id) if version.generation_id else None,
+    }

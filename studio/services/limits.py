@@ -1,14 +1,16 @@
-"""Per-key rate and concurrency limits, counted in Redis so every web process shares them.
+"""Rate and concurrency limits, counted in Redis so every web process and worker shares them:
+per API key for the HTTP API, per user for the studio.
 
-Rate: a fixed one-minute window per key. Concurrency: a sorted set of the key's open
-requests, scored by start time; members older than the API timeout are dropped, so a crashed
-process cannot hold a slot for ever.
+Rate: a fixed one-minute window per owner. Concurrency: a sorted set of the owner's open
+requests (or generations), scored by start time; members older than `stale_after` are dropped,
+so a crashed process cannot hold a slot for ever.
 """
 
 from __future__ import annotations
 
 import functools
 import time
+from dataclasses import dataclass
 
 import redis
 from django.conf import settings
@@ -16,6 +18,9 @@ from django.conf import settings
 from studio.errors import RateLimited
 
 WINDOW_SECONDS = 60
+# How long past the generation time limit a studio slot may stay taken: the queue wait and the
+# worker's final write. After that a slot nobody released (a crashed worker) is free again.
+STUDIO_SLOT_GRACE_SECONDS = 300
 
 
 @functools.cache
@@ -27,38 +32,111 @@ def _redis() -> redis.Redis[bytes]:
     return _client(settings.REDIS_URL)
 
 
+@dataclass(frozen=True)
+class Counters:
+    """One owner's counters under a scope ("api", "studio")."""
+
+    scope: str
+    owner: str
+
+    def rate_key(self, window: int) -> str:
+        return f"macaron:{self.scope}:rate:{self.owner}:{window}"
+
+    @property
+    def active_key(self) -> str:
+        return f"macaron:{self.scope}:active:{self.owner}"
+
+    def count_start(self, *, per_minute: int) -> tuple[int, int | None]:
+        """Count one start in this minute's window. Returns the window, and the seconds until
+        it ends if this start puts it over `per_minute` (else None)."""
+        now = time.time()
+        window = int(now // WINDOW_SECONDS)
+        pipe = _redis().pipeline()
+        pipe.incr(self.rate_key(window))
+        pipe.expire(self.rate_key(window), WINDOW_SECONDS * 2)
+        if int(pipe.execute()[0]) <= per_minute:
+            return window, None
+        return window, max(1, int((window + 1) * WINDOW_SECONDS - now) + 1)
+
+    def uncount_start(self, window: int) -> None:
+        """Take back a counted start that was refused after all."""
+        _redis().decr(self.rate_key(window))
+
+    def take_slot(self, member: str, *, most: int, stale_after: float) -> bool:
+        """Hold one of the owner's `most` slots for `member`; False (and nothing held) if all
+        are taken."""
+        now = time.time()
+        pipe = _redis().pipeline()
+        pipe.zremrangebyscore(self.active_key, "-inf", now - stale_after)
+        pipe.zadd(self.active_key, {member: now})
+        pipe.zcard(self.active_key)
+        pipe.expire(self.active_key, int(stale_after) + 60)
+        if int(pipe.execute()[2]) <= most:
+            return True
+        _redis().zrem(self.active_key, member)
+        return False
+
+    def release_slot(self, member: str) -> None:
+        _redis().zrem(self.active_key, member)
+
+
+def _api(key_id: int) -> Counters:
+    return Counters("api", str(key_id))
+
+
 def limits_acquire(*, key_id: int, request_id: str) -> None:
     """Count one request against the key's rate, and take one of its concurrency slots."""
-    now = time.time()
-    window = int(now // WINDOW_SECONDS)
-    rate_key = f"macaron:api:rate:{key_id}:{window}"
-    pipe = _redis().pipeline()
-    pipe.incr(rate_key)
-    pipe.expire(rate_key, WINDOW_SECONDS * 2)
-    count = int(pipe.execute()[0])
-    if count > settings.MACARON_API_RATE_PER_MINUTE:
-        retry_after = max(1, int((window + 1) * WINDOW_SECONDS - now) + 1)
+    counters = _api(key_id)
+    _window, retry_after = counters.count_start(per_minute=settings.MACARON_API_RATE_PER_MINUTE)
+    if retry_after is not None:
         raise RateLimited(
             "rate_limit_exceeded",
             f"This key may make {settings.MACARON_API_RATE_PER_MINUTE} requests a minute.",
             retry_after=retry_after,
         )
-    active_key = f"macaron:api:active:{key_id}"
-    stale = now - settings.MACARON_API_TIMEOUT_SECONDS - 60
-    pipe = _redis().pipeline()
-    pipe.zremrangebyscore(active_key, "-inf", stale)
-    pipe.zadd(active_key, {request_id: now})
-    pipe.zcard(active_key)
-    pipe.expire(active_key, int(settings.MACARON_API_TIMEOUT_SECONDS) + 120)
-    active = int(pipe.execute()[2])
-    if active > settings.MACARON_API_MAX_CONCURRENT:
-        _redis().zrem(active_key, request_id)
+    stale_after = settings.MACARON_API_TIMEOUT_SECONDS + 60
+    most = settings.MACARON_API_MAX_CONCURRENT
+    if not counters.take_slot(request_id, most=most, stale_after=stale_after):
         raise RateLimited(
             "concurrency_limit_exceeded",
-            f"This key may have {settings.MACARON_API_MAX_CONCURRENT} requests open at once.",
+            f"This key may have {most} requests open at once.",
             retry_after=1,
         )
 
 
 def limits_release(*, key_id: int, request_id: str) -> None:
-    _redis().zrem(f"macaron:api:active:{key_id}", request_id)
+    _api(key_id).release_slot(request_id)
+
+
+def _studio(user_id: int) -> Counters:
+    return Counters("studio", str(user_id))
+
+
+def studio_limits_acquire(*, user_id: int, generation_id: str) -> None:
+    """Count one generation against the user's rate, and hold one of their slots for it until
+    `studio_limits_release`. A refused generation counts against neither."""
+    counters = _studio(user_id)
+    per_minute = settings.MACARON_STUDIO_RATE_PER_MINUTE
+    window, retry_after = counters.count_start(per_minute=per_minute)
+    if retry_after is not None:
+        counters.uncount_start(window)
+        raise RateLimited(
+            "rate_limited",
+            f"You have started {per_minute} generations in the last minute; try again in "
+            f"{retry_after} s.",
+            retry_after=retry_after,
+        )
+    most = settings.MACARON_STUDIO_MAX_CONCURRENT
+    stale_after = settings.MACARON_GENERATION_TIME_LIMIT_SECONDS + STUDIO_SLOT_GRACE_SECONDS
+    if not counters.take_slot(generation_id, most=most, stale_after=stale_after):
+        counters.uncount_start(window)
+        raise RateLimited(
+            "concurrency_limited",
+            f"You can run {most} generation{'s' if most != 1 else ''} at once; wait for one "
+            "to finish.",
+            retry_after=1,
+        )
+
+
+def studio_limits_release(*, user_id: int, generation_id: str) -> None:
+    _studio(user_id).release_slot(generation_id)

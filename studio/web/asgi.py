@@ -16,8 +16,8 @@ from studio.web.routing import websocket_urlpatterns  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # The session cookie names the user (scope["user"]); the origin check keeps other
-        # sites from riding on it.
+        # The session cookie's user is scope["user"] (the studio consumer takes no one else);
+        # the origin check keeps other sites from riding on it.
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

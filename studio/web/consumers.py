@@ -1,8 +1,13 @@
-"""The studio's WebSocket: decodes a frame, calls a service, relays the project group's batches."""
+"""The studio's WebSocket: decodes a frame, calls a service, relays the project group's batches.
+
+Only signed-in users connect (Channels' AuthMiddlewareStack sets scope["user"]), and only to
+their own projects: anyone else's is answered "unknown_project", never joined.
+"""
 
 from __future__ import annotations
 
 import logging
+import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -11,24 +16,34 @@ from django.conf import settings
 
 from studio import messages
 from studio.errors import InvalidRequest
-from studio.selectors import generation_snapshot
-from studio.services.generations import generation_create
-from studio.services.projects import project_create
+from studio.selectors import generation_snapshot, project_of_user
+from studio.services.generations import UNKNOWN_PROJECT, generation_start, generation_stop
 
 log = logging.getLogger(__name__)
+
+# The close code for a connection without a signed-in user (HTTP's 401, in the range
+# applications may use), so the page can tell "sign in again" from a dropped network.
+NOT_SIGNED_IN = 4401
 
 
 class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         self.groups_joined: set[str] = set()
+        self.user = self.scope.get("user")
         await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=NOT_SIGNED_IN)
+            return
         # A reloaded studio page follows its project's running generation from the start.
         project = messages.project_from_query(self.scope.get("query_string", b""))
         if project is not None:
-            await self._join(messages.project_group(project))
+            if await database_sync_to_async(project_of_user)(user=self.user, project_id=project):
+                await self._join(messages.project_group(project))
+            else:
+                await self.send_json(messages.error("unknown_project", UNKNOWN_PROJECT))
 
     async def disconnect(self, code: int) -> None:
-        for group in self.groups_joined:
+        for group in getattr(self, "groups_joined", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -36,9 +51,14 @@ class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             request = messages.decode(text_data, max_bytes=settings.MACARON_MESSAGE_MAX_BYTES)
             if isinstance(request, messages.GenerateRequest):
                 await self._generate(request)
+            elif isinstance(request, messages.StopRequest):
+                # Its watchers, this one included, get the final "cancelled" message.
+                await database_sync_to_async(generation_stop)(
+                    user=self.user, generation_id=request.generation
+                )
             else:
                 snapshot = await database_sync_to_async(generation_snapshot)(
-                    generation_id=request.generation
+                    generation_id=request.generation, user=self.user
                 )
                 await self.send_json({"type": messages.GENERATION_SNAPSHOT, **snapshot})
         except (messages.BadMessage, InvalidRequest) as exc:
@@ -48,20 +68,38 @@ class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json(messages.error("server_error", "Something went wrong; try again."))
 
     async def _generate(self, request: messages.GenerateRequest) -> None:
-        project_id = request.project
-        if project_id is None:
-            project_id = (await database_sync_to_async(project_create)()).id
-        # Join before the task is enqueued, so the first batch cannot slip past us.
-        await self._join(messages.project_group(project_id))
-        generation = await database_sync_to_async(generation_create)(
-            prompt=request.prompt, expert=request.expert, project_id=project_id
-        )
+        # Join before the task is enqueued, so the first batch cannot slip past us; a new
+        # project's id is chosen here for that reason, and the project is made only if the
+        # generation is accepted.
+        project_id = request.project or uuid.uuid4()
+        group = messages.project_group(project_id)
+        joined_now = group not in self.groups_joined
+        if request.project is None or await database_sync_to_async(project_of_user)(
+            user=self.user, project_id=project_id
+        ):
+            await self._join(group)
+        try:
+            generation = await database_sync_to_async(generation_start)(
+                user=self.user,
+                project_id=request.project,
+                new_project_id=project_id,
+                prompt=request.prompt,
+                expert=request.expert,
+                base_version_id=request.base,
+                target=request.target,
+            )
+        except Exception:
+            if joined_now:
+                await self._leave(group)
+            raise
         await self.send_json(
             {
                 "type": messages.GENERATION_ACCEPTED,
                 "generation": str(generation.id),
                 "project": str(project_id),
                 "expert": generation.expert,
+                "base": str(generation.base_version_id) if generation.base_version_id else None,
+                "target": generation.target,
             }
         )
 
@@ -70,8 +108,16 @@ class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.add(group)
 
+    async def _leave(self, group: str) -> None:
+        if group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.groups_joined.discard(group)
+
     async def generation_delta(self, event: dict[str, Any]) -> None:
         await self.send_json(event)
 
     async def generation_done(self, event: dict[str, Any]) -> None:
+        await self.send_json(event)
+
+    async def project_changed(self, event: dict[str, Any]) -> None:
         await self.send_json(event)

@@ -18,12 +18,16 @@ from studio import messages
 from studio.models import Generation
 from studio.services.broadcast import group_send, watchers_group
 from studio.worker.partials import partial_view
+from studio.worker.refinement import Basis
 from studio.worker.row import Progress, RunningRow
 
 
 class Batcher:
-    def __init__(self, generation: Generation, interval: float) -> None:
+    def __init__(
+        self, generation: Generation, interval: float, *, basis: Basis | None = None
+    ) -> None:
         self.generation = generation
+        self.basis = basis  # what a refinement revises; its preview shows the whole view
         self.row = RunningRow(generation)
         self.progress = Progress()
         self.group = watchers_group(generation)
@@ -67,7 +71,7 @@ class Batcher:
             "seq": progress.seq,
             "delta": self.pending,
             "tokens": progress.tokens,
-            **partial_view(self.generation, progress.text),
+            **partial_view(self.generation, progress.text, self.basis),
         }
         message["sent_at"] = time.time()  # lets clients measure delivery; wall clock on purpose
         message["engine_s"] = round(self.engine_elapsed, 4)

@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from studio.models import Generation
-from studio.services.broadcast import announce_done
+from studio.services.generations import generation_ended
 
 log = logging.getLogger(__name__)
 
@@ -58,5 +58,5 @@ def _fail(generation_id: uuid.UUID, *, now: datetime) -> bool:
     )
     if not updated:
         return False
-    announce_done(Generation.objects.get(pk=generation_id))
+    generation_ended(Generation.objects.get(pk=generation_id))
     return True

@@ -1,8 +1,10 @@
 """The running generation's row: the worker's writes to it while it streams, how a cancellation
-arrives, and the final write when the run ends.
+arrives, and the final write when the run ends, with the version a finished ui generation adds.
 
 Every write only touches a running row, so a write that finds none means the generation was
-cancelled (`generation_cancel`): the run then aborts its engine request.
+ended elsewhere (`generation_cancel`, the orphan sweep, or its project deleted): the run then
+aborts its engine request, keeps what had streamed, and leaves the announcing to whoever ended
+it.
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
-from studio.models import Generation
-from studio.services.broadcast import announce_done
+from studio.models import Generation, Project, Version
+from studio.services.generations import generation_ended
+from studio.services.versions import version_add
 from studio.worker.partials import final_view
+from studio.worker.refinement import Basis
 
 
 @dataclass
@@ -29,6 +34,17 @@ class Progress:
     first_token_at: datetime | None = None
     adapter_sha256: str = ""
     adapter_load_ms: float | None = None
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "seq": self.seq,
+            "tokens": self.tokens,
+            "prompt_tokens": self.prompt_tokens,
+            "first_token_at": self.first_token_at,
+            "adapter_sha256": self.adapter_sha256,
+            "adapter_load_ms": self.adapter_load_ms,
+        }
 
 
 class RunningRow:
@@ -46,28 +62,56 @@ class RunningRow:
 
 
 def row_finish(
-    generation: Generation, progress: Progress, *, finish_reason: str, error: str
+    generation: Generation,
+    progress: Progress,
+    *,
+    finish_reason: str,
+    error: str,
+    basis: Basis | None = None,
 ) -> None:
-    """Store how the run ended, with the final view of a structured one, and tell watchers."""
-    generation.text = progress.text
-    generation.seq = progress.seq
-    generation.tokens = progress.tokens
-    generation.prompt_tokens = progress.prompt_tokens
-    generation.first_token_at = progress.first_token_at
-    generation.adapter_sha256 = progress.adapter_sha256
-    generation.adapter_load_ms = progress.adapter_load_ms
-    generation.finish_reason = finish_reason
-    generation.finished_at = timezone.now()
-    generation.status = Generation.Status.FAILED if error else Generation.Status.DONE
-    generation.error = error
+    """Store how the run ended, with the final view of a structured one and the version it
+    adds, and tell watchers; or, if the row was ended elsewhere, only keep what streamed."""
+    fields: dict[str, Any] = {
+        **progress.fields(),
+        "finish_reason": finish_reason,
+        "finished_at": timezone.now(),
+        "status": Generation.Status.FAILED if error else Generation.Status.DONE,
+        "error": error,
+    }
     if finish_reason == "cancelled":
-        generation.status = Generation.Status.CANCELLED
+        fields["status"] = Generation.Status.CANCELLED
     elif generation.structured and not error:
-        final = final_view(progress.text, finish_reason=finish_reason)
-        generation.spec = final.spec
-        generation.problems = final.problems
-        generation.error = final.error
+        final = final_view(progress.text, finish_reason=finish_reason, basis=basis)
+        fields.update(spec=final.spec, problems=final.problems, error=final.error)
         if final.spec is None:
-            generation.status = Generation.Status.FAILED
-    generation.save()
-    announce_done(generation)
+            fields["status"] = Generation.Status.FAILED
+    with transaction.atomic():
+        running = Generation.objects.filter(pk=generation.pk, status=Generation.Status.RUNNING)
+        if not running.update(**fields):
+            Generation.objects.filter(pk=generation.pk).update(**progress.fields())
+            return
+        for name, value in fields.items():
+            setattr(generation, name, value)
+        version = _version_of(generation, basis)
+    generation_ended(generation, version=version)
+
+
+def _version_of(generation: Generation, basis: Basis | None) -> Version | None:
+    """The version a finished studio ui generation adds to its project: generated from a
+    prompt alone, refined from the base version, or targeted at one of its elements."""
+    if generation.status != Generation.Status.DONE or generation.spec is None:
+        return None
+    if generation.project_id is None:  # an API generation
+        return None
+    project = Project.objects.filter(pk=generation.project_id).select_related("owner").first()
+    if project is None:
+        return None
+    return version_add(
+        project=project,
+        spec=generation.spec,
+        kind=basis.kind if basis is not None else Version.Kind.GENERATED,
+        label=generation.prompt,
+        parent=basis.version if basis is not None else None,
+        generation=generation,
+        author=project.owner,
+    )

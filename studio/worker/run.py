@@ -1,6 +1,7 @@
 """Runs one stored generation on the engine: claim the queued row, build the engine request
-from its expert as registered now, then stream it, batch by batch (`batches`), until it ends,
-is cancelled (`row`) or runs past the time limit. A generation runs at most once.
+from its expert as registered now (a refinement quotes the version it revises: `refinement`),
+then stream it, batch by batch (`batches`), until it ends, is cancelled (`row`) or runs past the
+time limit. A generation runs at most once.
 """
 
 from __future__ import annotations
@@ -14,11 +15,18 @@ from django.utils import timezone
 
 from inference.protocol import Engine, GenerationRequest, Message
 from inference.serving import hosting
-from inference.serving.prompts import chat_request_for, request_for
+from inference.serving.prompts import (
+    RefinementTooLarge,
+    chat_request_for,
+    refine_request_for,
+    request_for,
+)
 from studio.models import Generation
 from studio.selectors import ResolvedExpert, expert_resolve
 from studio.worker.batches import Batcher
+from studio.worker.refinement import Basis, basis_of
 from studio.worker.row import Progress, row_finish
+from ui4a.subtree import SubtreeError
 
 log = logging.getLogger(__name__)
 
@@ -46,19 +54,23 @@ def generation_claim(*, generation_id: uuid.UUID | str, worker: str) -> Generati
     if not claimed:
         log.warning("generation %s is not queued; not running it again", generation_id)
         return None
-    return Generation.objects.get(pk=generation_id)
+    return Generation.objects.select_related("base_version__generation").get(pk=generation_id)
 
 
 def generation_request(generation: Generation) -> GenerationRequest | None:
     """The engine request for a claimed generation, its expert resolved now, not when queued:
     a version registered meanwhile is the one that answers. None (and the row failed) if the
-    expert is gone."""
+    expert is gone or the refinement cannot be asked (its element is gone, its spec too large)."""
     resolved = expert_resolve(name=generation.expert)
     if resolved is None:
         error = f"The expert {generation.expert!r} was unregistered before this request ran."
         row_finish(generation, Progress(), finish_reason="error", error=error)
         return None
-    return _engine_request(generation, resolved)
+    try:
+        return _engine_request(generation, resolved, basis_of(generation))
+    except (SubtreeError, RefinementTooLarge) as exc:
+        row_finish(generation, Progress(), finish_reason="error", error=str(exc))
+        return None
 
 
 def generation_stream(
@@ -66,7 +78,9 @@ def generation_stream(
 ) -> None:
     """Stream a claimed generation's request on the engine and store how it ended."""
     engine = engine or hosting.current_engine()
-    batcher = Batcher(generation, settings.MACARON_BATCH_SECONDS)
+    # Checked when the request was built (`generation_request`); a pure, cheap re-read.
+    basis = basis_of(generation)
+    batcher = Batcher(generation, settings.MACARON_BATCH_SECONDS, basis=basis)
     if request.adapter is not None:
         batcher.progress.adapter_sha256 = request.adapter.sha256
     finish_reason = ""
@@ -100,10 +114,29 @@ def generation_stream(
 
 
 def _finish(batcher: Batcher, *, finish_reason: str, error: str) -> None:
-    row_finish(batcher.generation, batcher.progress, finish_reason=finish_reason, error=error)
+    row_finish(
+        batcher.generation,
+        batcher.progress,
+        finish_reason=finish_reason,
+        error=error,
+        basis=batcher.basis,
+    )
 
 
-def _engine_request(generation: Generation, resolved: ResolvedExpert) -> GenerationRequest:
+def _engine_request(
+    generation: Generation, resolved: ResolvedExpert, basis: Basis | None
+) -> GenerationRequest:
+    if basis is not None:  # a studio refinement: the base spec, then the instruction
+        return refine_request_for(
+            request_id=str(generation.pk),
+            expert=resolved.expert,
+            first_prompt=basis.first_prompt,
+            spec=basis.spec,
+            instruction=generation.prompt,
+            max_tokens=_max_tokens(resolved.expert.structured),
+            max_spec_chars=settings.MACARON_REFINE_SPEC_MAX_CHARS,
+            adapter=resolved.adapter,
+        )
     if not generation.messages:  # a studio turn: one prompt
         return request_for(
             request_id=str(generation.pk),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -11,6 +13,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
+from inference.paths import REPO_ROOT
 from studio.stack import Stack
 
 
@@ -64,8 +67,54 @@ class StudioClient:
         return finals
 
 
+def stack_shell(stack: Stack, code: str) -> str:
+    """Run Python in `manage.py shell` against the stack's database; returns its last line."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=REPO_ROOT,
+        env=stack.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return result.stdout.strip().splitlines()[-1]
+
+
+# Signs a user in with Django's test client, for a stack without `Stack.signin_cookies` (the
+# one-time sign-in link); prints the session cookie.
+SIGN_IN = """
+from django.contrib.auth import get_user_model
+from django.test import Client
+user, _ = get_user_model().objects.get_or_create(username={username!r})
+client = Client()
+client.force_login(user)
+print(client.cookies["sessionid"].value)
+"""
+
+
+def session_cookie(stack: Stack, username: str) -> str:
+    """A Cookie header for a session of `username` in the stack's database."""
+    signin_cookies = getattr(stack, "signin_cookies", None)
+    if signin_cookies is not None:
+        cookies: dict[str, str] = signin_cookies(username)
+    else:
+        cookies = {"sessionid": stack_shell(stack, SIGN_IN.format(username=username))}
+    return "; ".join(f"{name}={value}" for name, value in cookies.items())
+
+
+def studio_connection(stack: Stack, username: str, query: str = "") -> ClientConnection:
+    ws_url = stack.url.replace("http://", "ws://") + "/ws/studio/" + query
+    return connect(
+        ws_url,
+        origin=Origin(stack.url),
+        max_size=2**24,
+        additional_headers={"Cookie": session_cookie(stack, username)},
+    )
+
+
 @pytest.fixture
 def studio_client(stack: Stack) -> Iterator[StudioClient]:
-    ws_url = stack.url.replace("http://", "ws://") + "/ws/studio/"
-    with connect(ws_url, origin=Origin(stack.url), max_size=2**24) as connection:
+    """A WebSocket client signed in as the stack's designer."""
+    with studio_connection(stack, "designer") as connection:
         yield StudioClient(connection)

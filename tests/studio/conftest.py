@@ -48,16 +48,23 @@ def spec_text() -> str:
 
 
 @pytest.fixture
-def api_redis(settings: Any, redis_url: str, real_channel_layer: None) -> Iterator[None]:
-    """The API's rate and concurrency counters on the private Redis, empty for each test."""
+def limits_redis(settings: Any, redis_url: str, real_channel_layer: None) -> Iterator[None]:
+    """The API's and the studio's rate and concurrency counters on the private Redis, empty
+    for each test."""
     import redis
 
     settings.REDIS_URL = redis_url
     client = redis.Redis.from_url(redis_url)
-    for key in client.scan_iter("macaron:api:*"):
-        client.delete(key)
+    for pattern in ("macaron:api:*", "macaron:studio:*"):
+        for key in client.scan_iter(pattern):
+            client.delete(key)
     yield
     client.close()
+
+
+@pytest.fixture
+def api_redis(limits_redis: None) -> None:
+    """The API's counters (and the studio's), empty for each test."""
 
 
 class FakeWorker:

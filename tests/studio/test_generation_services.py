@@ -215,3 +215,47 @@ def test_a_finished_generation_cannot_be_cancelled(enqueued: list[str]) -> None:
     generation_run(generation_id=generation.id, engine=ScriptedFakeEngine("General Kenobi."))
     assert not generation_cancel(generation_id=generation.id)
     assert Generation.objects.get(pk=generation.id).status == Generation.Status.DONE
+
+
+def test_a_refinement_of_a_spec_too_large_for_the_context_fails_with_its_size(
+    enqueued: list[str], spec_text: str, settings: Any
+) -> None:
+    first = create("a newsletter box")
+    generation_run(generation_id=first.id, engine=ScriptedFakeEngine(spec_text))
+    project = Project.objects.get(generations=first)
+    assert project.current_version is not None
+    settings.MACARON_REFINE_SPEC_MAX_CHARS = 50
+    refine = generation_create(
+        prompt="shorter",
+        expert="ui",
+        project_id=project.pk,
+        base_version_id=project.current_version.pk,
+    )
+    engine = ScriptedFakeEngine(spec_text)
+    generation_run(generation_id=refine.id, engine=engine)
+    refine.refresh_from_db()
+    assert engine.requests == []  # refused before the engine
+    assert refine.status == Generation.Status.FAILED
+    size = len(json.dumps(project.current_version.spec, separators=(",", ":")))
+    assert f"is {size:,} characters of spec" in refine.error
+    assert "at most 50" in refine.error
+    assert project.versions.count() == 1
+
+
+def test_a_run_whose_project_was_deleted_stops_and_leaves_nothing_behind(
+    enqueued: list[str], spec_text: str
+) -> None:
+    generation = create()
+    engine = ScriptedFakeEngine(spec_text, chunk=1, delay=0.01)
+    worker = threading.Thread(
+        target=generation_run, kwargs={"generation_id": generation.id, "engine": engine}
+    )
+    worker.start()
+    deadline = time.monotonic() + 10
+    while Generation.objects.get(pk=generation.id).tokens < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    Project.objects.filter(generations=generation).delete()
+    worker.join(timeout=10)
+    assert not worker.is_alive()
+    assert engine.aborted == [str(generation.id)]
+    assert not Generation.objects.filter(pk=generation.id).exists()  # not written back
