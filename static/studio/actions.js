@@ -146,9 +146,11 @@ export function createActions(store, preview) {
   }
 
   async function history(step) {
-    const result = await (step === "undo" ? api.undo(projectId()) : api.redo(projectId()));
+    const base = (store.get().current || {}).id || null;
+    const result = await (step === "undo" ? api.undo(projectId(), base) : api.redo(projectId(), base));
     if (!result.ok) {
       store.set({ historyError: result.error.message });
+      if (result.status === 409) await loadVersions();
       return;
     }
     store.set({

@@ -60,8 +60,9 @@ export const api = {
   diff: (project, from, to) =>
     call("GET", p(project, "diff?from=" + encodeURIComponent(from) + "&to=" + encodeURIComponent(to))),
   edit: (project, base, op) => call("POST", p(project, "edit"), { base, op }),
-  undo: (project) => call("POST", p(project, "undo")),
-  redo: (project) => call("POST", p(project, "redo")),
+  // `base`: the version the designer sees, so a step from a stale tab is refused, not guessed.
+  undo: (project, base) => call("POST", p(project, "undo"), { base }),
+  redo: (project, base) => call("POST", p(project, "redo"), { base }),
   revert: (project, id) => call("POST", p(project, "versions/" + encodeURIComponent(id) + "/revert")),
   fork: (project, id) => call("POST", p(project, "versions/" + encodeURIComponent(id) + "/fork")),
   rename: (project, name) => call("POST", p(project, "rename"), { name }),

@@ -41,11 +41,5 @@ export function connectSocket({ projectId, handlers, onState, onOpen }) {
       socket.send(JSON.stringify(message));
       return true;
     },
-    // A new project (the first generation of "/" made one): its channel is the one to follow.
-    follow(projectIdNow) {
-      if (projectIdNow === project) return;
-      project = projectIdNow;
-      if (socket) socket.close();
-    },
   };
 }
