@@ -4,8 +4,8 @@ A view inlines idiomorph, Chart.js and the runtime (in that order) and one style
 runtime is the core (`static/ui4a/runtime.js`) with every component's `behaviour.js` joined in
 at its parts mark, followed by the studio's design mode (`static/ui4a/design.js`, inert unless
 a parent frame turns it on); the stylesheet is `static/ui4a/view.css` followed by every
-component's `style.css` and the design mode's `design.css`. Both are joined once and re-joined only when a piece changes, so their CSP hash is
-of exactly what is inlined.
+component's `style.css` and the design mode's `design.css`. Both are joined once and re-joined
+only when a piece changes, so their CSP hash is of exactly what is inlined.
 Third-party code is read from the project's npm install (never copied into the repository);
 the root of node_modules can be moved with MACARON_NODE_MODULES. `scripts()` and `styles()`
 are the whole list, for any page (the studio) whose policy must allow a view inside it.

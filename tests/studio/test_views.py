@@ -63,7 +63,11 @@ async def test_static_files_are_served_and_other_paths_pass_through() -> None:
     assert script.status_code == 200
     assert b"".join(script.streaming_content).startswith(b"// The studio")  # type: ignore[attr-defined]
     # The studio's modules import Preact and htm from the npm install, as JavaScript.
-    for vendored in ("preact/preact.module.js", "preact-hooks/hooks.module.js", "htm/htm.module.js"):
+    for vendored in (
+        "preact/preact.module.js",
+        "preact-hooks/hooks.module.js",
+        "htm/htm.module.js",
+    ):
         module = await client.get(f"/static/vendor/{vendored}")
         assert module.status_code == 200, vendored
         assert module["Content-Type"].startswith("text/javascript")
