@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from pathlib import Path
 
 import dj_database_url
 
@@ -107,7 +108,15 @@ CELERY_TASK_ACKS_LATE = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+NODE_MODULES = Path(os.environ.get("MACARON_NODE_MODULES") or BASE_DIR / "node_modules")
+# The studio page's ES modules import Preact and htm from the npm install, under vendor/ (only
+# their dist folders: the rest of node_modules is not served).
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    ("vendor/preact", NODE_MODULES / "preact" / "dist"),
+    ("vendor/preact-hooks", NODE_MODULES / "preact" / "hooks" / "dist"),
+    ("vendor/htm", NODE_MODULES / "htm" / "dist"),
+]
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

@@ -2,9 +2,10 @@
 
 A view inlines idiomorph, Chart.js and the runtime (in that order) and one stylesheet. The
 runtime is the core (`static/ui4a/runtime.js`) with every component's `behaviour.js` joined in
-at its parts mark; the stylesheet is `static/ui4a/view.css` followed by every component's
-`style.css`. Both are joined once and re-joined only when a piece changes, so their CSP hash is
-of exactly what is inlined.
+at its parts mark, followed by the studio's design mode (`static/ui4a/design.js`, inert unless
+a parent frame turns it on); the stylesheet is `static/ui4a/view.css` followed by every
+component's `style.css` and the design mode's `design.css`. Both are joined once and re-joined
+only when a piece changes, so their CSP hash is of exactly what is inlined.
 Third-party code is read from the project's npm install (never copied into the repository);
 the root of node_modules can be moved with MACARON_NODE_MODULES. `scripts()` and `styles()`
 are the whole list, for any page (the studio) whose policy must allow a view inside it.
@@ -25,6 +26,8 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 STATIC_DIR = PROJECT_ROOT / "static" / "ui4a"
 RUNTIME_JS = STATIC_DIR / "runtime.js"
 VIEW_CSS = STATIC_DIR / "view.css"
+DESIGN_JS = STATIC_DIR / "design.js"
+DESIGN_CSS = STATIC_DIR / "design.css"
 
 PARTS_MARK = "  /* ui4a:parts */\n"
 
@@ -79,20 +82,27 @@ def component_pieces(filename: str) -> tuple[Path, ...]:
 
 
 def _join(
-    name: str, base: Path, filename: str, closing_tag: str, glue: Callable[[str, str], str]
+    name: str,
+    base: Path,
+    filename: str,
+    closing_tag: str,
+    glue: Callable[[str, str], str],
+    tail: Path,
 ) -> str:
-    """`base` with the components' pieces glued in; the same string object until one changes
-    (csp_hash is cached by string, and Python keeps a string's hash)."""
-    pieces = [base, *component_pieces(filename)]
+    """`base` with the components' pieces glued in and `tail` after it all; the same string
+    object until one changes (csp_hash is cached by string, and Python keeps a string's hash)."""
+    components = component_pieces(filename)
+    pieces = [base, *components, tail]
     texts = [_read(p, closing_tag) for p in pieces]
     stamp = tuple(_cache[p][0] for p in pieces)
     cached = _joined.get(name)
     if cached is None or cached[0] != stamp:
         parts = "\n".join(
             f"  /* {p.parent.name}/{filename} */\n{t}"
-            for p, t in zip(pieces[1:], texts[1:], strict=True)
+            for p, t in zip(components, texts[1:-1], strict=True)
         )
-        cached = _joined[name] = (stamp, glue(texts[0], parts))
+        joined = f"{glue(texts[0], parts)}\n/* {tail.name} */\n{texts[-1]}"
+        cached = _joined[name] = (stamp, joined)
     return cached[1]
 
 
@@ -103,8 +113,8 @@ def _into_core(core: str, parts: str) -> str:
 
 
 def runtime_js() -> str:
-    """The runtime core with every component's behaviour.js joined in."""
-    return _join("runtime", RUNTIME_JS, "behaviour.js", "</script", _into_core)
+    """The runtime core with every component's behaviour.js joined in, then design mode."""
+    return _join("runtime", RUNTIME_JS, "behaviour.js", "</script", _into_core, DESIGN_JS)
 
 
 def chartjs_js() -> str:
@@ -112,8 +122,10 @@ def chartjs_js() -> str:
 
 
 def view_css() -> str:
-    """The base stylesheet followed by every component's style.css."""
-    return _join("view", VIEW_CSS, "style.css", "</style", lambda base, parts: base + parts)
+    """The base stylesheet followed by every component's style.css, then design mode's."""
+    return _join(
+        "view", VIEW_CSS, "style.css", "</style", lambda base, parts: base + parts, DESIGN_CSS
+    )
 
 
 def scripts() -> list[str]:

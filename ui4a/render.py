@@ -28,7 +28,7 @@ from ui4a.state import (
     interpolate,
     truthy,
 )
-from ui4a.tree import Path, children, path_id
+from ui4a.tree import Path, children, path_id, pointer
 from ui4a.validate import ID_PATTERN
 
 TEMPLATES_DIR = registry.COMPONENTS_DIR.parent / "templates"
@@ -152,10 +152,13 @@ class NodeView:
 
     @cached_property
     def attrs(self) -> Markup:
-        """Attributes every node carries: a stable id from its path, and its condition."""
+        """Attributes every node carries: a stable id from its path, the JSON pointer the
+        studio's design mode selects it by (list items repeat their template's pointer), and
+        its condition."""
         # escape() and concatenation: Markup.format costs more than the rest of a leaf.
-        # dom_id is "u4-" and ID_PATTERN characters or a path id: nothing in it to escape.
-        out = f' id="{self.dom_id}"'
+        # dom_id is "u4-" and ID_PATTERN characters or a path id, and a path is "root", "c" and
+        # numbers: nothing in either to escape.
+        out = f' id="{self.dom_id}" data-ui4a-node="{pointer(self.path)}"'
         if self.cond:
             out += f' data-if="{escape(self.cond)}"'
         return Markup(out + " hidden" if self.hidden else out)

@@ -24,8 +24,6 @@ from ui4a.edit import EditRefused, apply_edit
 
 logger = logging.getLogger(__name__)
 
-# The channel-layer message every open tab of a project gets after its history moves.
-PROJECT_CHANGED = "project.changed"
 PROJECT_NAME_MAX = 120  # Project.name's max_length
 
 
@@ -156,11 +154,7 @@ def _require_current(project: Project, version: Version) -> None:
 
 def _announce(project: Project) -> None:
     """Tell the project's open tabs where it stands, once the change is committed."""
-    message = {
-        "type": PROJECT_CHANGED,
-        "project": str(project.id),
-        **project_history(project=project),
-    }
+    message = messages.project_changed(project=project.id, **project_history(project=project))
 
     def send() -> None:
         try:
@@ -169,7 +163,7 @@ def _announce(project: Project) -> None:
             # The change is stored and the caller gets it; only other tabs miss this nudge,
             # and they resync on their next request.
             logger.warning(
-                "could not announce %s of project %s", PROJECT_CHANGED, project.id, exc_info=True
+                "could not announce %s of project %s", messages.PROJECT_CHANGED, project.id, exc_info=True
             )
 
     transaction.on_commit(send)

@@ -18,7 +18,13 @@ from studio import messages
 from studio.celery import RUN_GENERATION, app
 from studio.errors import InvalidRequest
 from studio.models import Generation, Project, Version
-from studio.selectors import expert_resolve, generation_payload, project_of_user
+from studio.selectors import (
+    expert_resolve,
+    generation_payload,
+    project_history,
+    project_of_user,
+    version_summary,
+)
 from studio.services.broadcast import announce_done, group_send, watchers_group
 from studio.services.limits import studio_limits_acquire, studio_limits_release
 from ui4a.subtree import SubtreeError, node_path
@@ -242,24 +248,5 @@ def generation_ended(generation: Generation, *, version: Version | None = None) 
     if version is not None and project is not None:
         group_send(
             group,
-            messages.project_changed(
-                project=project.pk,
-                current=project.current_version_id,
-                # Undo and redo step through manual edits; a generation's version clears redo.
-                can_undo=version.kind == Version.Kind.EDITED,
-                can_redo=bool(project.redo),
-            ),
+            messages.project_changed(project=project.pk, **project_history(project=project)),
         )
-
-
-def version_summary(version: Version) -> dict[str, Any]:
-    """A version as the timeline lists it."""
-    return {
-        "id": str(version.pk),
-        "number": version.number,
-        "kind": version.kind,
-        "label": version.label,
-        "created_at": version.created_at.isoformat(),
-        "author": version.author.get_username() if version.author else None,
-        "generation": str(version.generation_id) if version.generation_id else None,
-    }

@@ -2,7 +2,7 @@
 
 The preview is a srcdoc frame, and srcdoc documents inherit their parent's policy on top of
 their own; so the studio allows exactly the view's inline scripts and styles (as listed by
-`ui4a.assets`) by hash, and nothing else inline.
+`ui4a.assets`) and its own import map by hash, and nothing else inline.
 """
 
 from __future__ import annotations
@@ -12,11 +12,15 @@ from collections.abc import Awaitable, Callable
 from asgiref.sync import markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 
+from studio.web import importmap
 from ui4a import assets
 
 
 def studio_policy() -> str:
-    scripts = " ".join(assets.csp_hash(s) for s in assets.scripts())
+    """The view's inline scripts and style (for the srcdoc preview) and the page's import map
+    are allowed by hash; the page's own modules come from 'self'."""
+    inline = [*assets.scripts(), importmap.import_map()]
+    scripts = " ".join(assets.csp_hash(s) for s in inline)
     style = " ".join(assets.csp_hash(s) for s in assets.styles())
     return (
         f"default-src 'self'; script-src 'self' {scripts}; style-src 'self' {style}; "

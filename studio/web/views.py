@@ -12,6 +12,7 @@ from django.shortcuts import render
 
 import ui4a
 from studio.errors import InvalidRequest
+from studio.models import Project
 from studio.selectors import (
     experts_list,
     generation_payload,
@@ -19,19 +20,31 @@ from studio.selectors import (
     project_latest_generation,
     project_of_user,
 )
+from studio.web import importmap
+from ui4a.theme import THEME_FIELDS
 
 
 def _studio(
-    request: HttpRequest, *, project_id: str, current: dict[str, Any] | None
+    request: HttpRequest, *, project: Project | None, generation: dict[str, Any] | None
 ) -> HttpResponse:
-    spec = None
-    if current and current.get("status") == "done":
-        spec = current.get("spec")
+    """The studio page. The preview starts from the current version (its first paint needs no
+    round trip); the page's script fetches the timeline and catalog, and follows `generation`
+    when it is still running."""
+    version = project.current_version if project else None
     context = {
-        "project_id": project_id,
-        "current": current,
+        "project": {"id": str(project.id), "name": project.name} if project else None,
+        "version": (
+            {"id": str(version.id), "number": version.number, "spec": version.spec}
+            if version
+            else None
+        ),
+        "generation": generation,
         "experts": experts_list(),
-        "view_document": ui4a.render_document(spec),
+        "theme_fields": [
+            {"name": f.name, "values": list(f.values), "default": f.default} for f in THEME_FIELDS
+        ],
+        "import_map": importmap.import_map(),
+        "view_document": ui4a.render_document(version.spec if version else None),
     }
     return render(request, "studio/index.html", context)
 
@@ -42,11 +55,11 @@ def studio_project(request: HttpRequest, project_id: uuid.UUID) -> HttpResponse:
     if project is None:
         raise Http404("No such project")
     latest = project_latest_generation(project=project)
-    current = None
-    if latest is not None:
-        current = generation_payload(latest)
-        current["spec"] = latest.spec
-    return _studio(request, project_id=str(project.id), current=current)
+    return _studio(
+        request,
+        project=project,
+        generation=generation_payload(latest) if latest is not None else None,
+    )
 
 
 def generation_detail(request: HttpRequest, generation_id: uuid.UUID) -> JsonResponse:

@@ -78,7 +78,8 @@ def test_a_prompt_becomes_a_live_interactive_view_that_survives_a_reload(
     assert re.search(r"/p/[0-9a-f-]{36}/$", page.url)
     page.reload()
     expect(preview.get_by_role("button").first).to_be_visible()
-    expect(page.get_by_label("Describe the interface")).to_have_value(SIGNUP)
+    # The prompt is in the transcript now, as the label of the first version.
+    expect(page.get_by_role("region", name="Versions")).to_contain_text(SIGNUP)
     expect(page.locator("#status")).to_contain_text("Done")
     assert errors == []
 

@@ -78,8 +78,42 @@ async def test_static_files_are_served_and_other_paths_pass_through() -> None:
     from django.test import AsyncClient
 
     client = AsyncClient()
-    script = await client.get("/static/studio/studio.js")
+    script = await client.get("/static/studio/app.js")
     assert script.status_code == 200
     assert b"".join(script.streaming_content).startswith(b"// The studio")  # type: ignore[attr-defined]
+    # The studio's modules import Preact and htm from the npm install, as JavaScript.
+    for vendored in (
+        "preact/preact.module.js",
+        "preact-hooks/hooks.module.js",
+        "htm/htm.module.js",
+    ):
+        module = await client.get(f"/static/vendor/{vendored}")
+        assert module.status_code == 200, vendored
+        assert module["Content-Type"].startswith("text/javascript")
+    assert (await client.get("/static/vendor/axe-core/axe.min.js")).status_code == 404
     assert (await client.get("/static/no-such-file.js")).status_code == 404
     assert (await client.get("/healthz")).status_code == 200
+
+
+def test_the_studio_page_allows_its_import_map_by_hash_and_nothing_else_inline(
+    client: Client,
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    from studio.web.importmap import import_map
+    from ui4a import assets
+
+    owner = get_user_model().objects.create_user("ada")
+    project = Project.objects.create(owner=owner)
+    client.force_login(owner)
+    response = client.get(f"/p/{project.id}/")
+    html = response.content.decode()
+    assert f'<script type="importmap">{import_map()}</script>' in html
+    script_src = next(
+        d.split()[1:]
+        for d in response["Content-Security-Policy"].split(";")
+        if d.split()[:1] == ["script-src"]
+    )
+    inline = [assets.csp_hash(s) for s in [*assets.scripts(), import_map()]]
+    assert script_src == ["'self'", *inline]
+    assert '<script type="module" src="/static/studio/app.js"></script>' in html

@@ -1,0 +1,70 @@
+// The studio's HTTP calls, one function per endpoint of the project's JSON API. Every call
+// resolves to {ok, status, data} or {ok: false, status, error: {code, message}}: callers show
+// errors in place and never lose what the designer typed.
+
+const TIMEOUT_MS = 20000;
+
+function csrfToken() {
+  const input = document.querySelector("#signout [name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+async function call(method, url, body) {
+  const headers = { Accept: "application/json" };
+  const init = { method, headers, credentials: "same-origin", signal: AbortSignal.timeout(TIMEOUT_MS) };
+  if (method !== "GET") {
+    headers["X-CSRFToken"] = csrfToken();
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body || {});
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    const message = err && err.name === "TimeoutError"
+      ? "The server took too long to answer; try again."
+      : "Could not reach the server; check the connection and try again.";
+    return { ok: false, status: 0, error: { code: "network", message } };
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (_) {
+    data = null;
+  }
+  if (response.ok && data !== null) return { ok: true, status: response.status, data };
+  const error = (data && data.error) || {};
+  return {
+    ok: false,
+    status: response.status,
+    error: {
+      code: error.code || (response.status === 404 ? "not_found" : "http_" + response.status),
+      message: error.message || messageFor(response.status),
+    },
+  };
+}
+
+function messageFor(status) {
+  if (status === 404) return "This project or version no longer exists.";
+  if (status === 403) return "The server refused this; reload the page and sign in again.";
+  if (status === 409) return "The project changed meanwhile; the timeline has been refreshed.";
+  if (status >= 500) return "The server failed to do this (" + status + "); try again.";
+  return "The server refused this (" + status + ").";
+}
+
+const p = (project, rest) => "/p/" + encodeURIComponent(project) + "/" + rest;
+
+export const api = {
+  versions: (project) => call("GET", p(project, "versions")),
+  version: (project, id) => call("GET", p(project, "versions/" + encodeURIComponent(id))),
+  diff: (project, from, to) =>
+    call("GET", p(project, "diff?from=" + encodeURIComponent(from) + "&to=" + encodeURIComponent(to))),
+  edit: (project, base, op) => call("POST", p(project, "edit"), { base, op }),
+  // `base`: the version the designer sees, so a step from a stale tab is refused, not guessed.
+  undo: (project, base) => call("POST", p(project, "undo"), { base }),
+  redo: (project, base) => call("POST", p(project, "redo"), { base }),
+  revert: (project, id) => call("POST", p(project, "versions/" + encodeURIComponent(id) + "/revert")),
+  fork: (project, id) => call("POST", p(project, "versions/" + encodeURIComponent(id) + "/fork")),
+  rename: (project, name) => call("POST", p(project, "rename"), { name }),
+  catalog: () => call("GET", "/studio/catalog"),
+};

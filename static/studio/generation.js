@@ -1,0 +1,160 @@
+// Generations over the WebSocket: sending a prompt (generate, refine, targeted, start over),
+// stopping it, and following its numbered batches into the preview. A missing batch asks for
+// a resync rather than showing a hole. The body's data-generation and
+// data-first-view-engine-s are for tools that follow the page (bench/pipeline.py).
+
+const FINISHED = ["done", "failed", "cancelled"];
+
+export function createGeneration(store, preview, actions) {
+  let socket = null;
+
+  function setGeneration(patch) {
+    const { generation } = store.get();
+    store.set({ generation: { ...generation, ...patch } });
+  }
+
+  function showStream(html, state) {
+    const { viewing, compare } = store.get();
+    if (!viewing && !compare && html !== undefined) preview.render(html, state);
+  }
+
+  function finish(data) {
+    const status = data.status;
+    setGeneration({ done: true, status, finishedAt: Date.now() });
+    store.set({ problems: data.problems || [], timings: data.timings || {} });
+    if (status === "failed") {
+      store.set({ status: "Generation failed.", error: data.error || "The generation failed." });
+    } else if (status === "cancelled") {
+      store.set({ status: "Stopped. The current version is unchanged." });
+    } else {
+      store.set({ status: data.error ? "Done, with a warning: " + data.error : "Done." });
+    }
+    if (data.expert && data.expert !== "ui") setGeneration({ text: data.text });
+  }
+
+  function applySnapshot(data) {
+    setGeneration({ id: data.generation, text: data.text || "", seq: data.seq || 0, done: false });
+    if (!FINISHED.includes(data.status)) {
+      showStream(data.html, data.state);
+      return;
+    }
+    finish(data);
+    if (data.version) {
+      store.set({ draft: "" }); // the prompt is in the timeline now
+      store.set({ viewing: null, compare: null });
+      actions.loadVersions();
+    } else if (data.status === "done" && data.html !== undefined) {
+      showStream(data.html, data.state); // a result that made no version (an older server)
+    } else {
+      actions.showCurrent(); // a failed or stopped run leaves the current version as it was
+    }
+  }
+
+  const handlers = {
+    "generation.accepted"(data) {
+      store.set({
+        generation: {
+          id: data.generation, text: "", seq: 0, tokens: 0, done: false, status: "queued",
+          startedAt: Date.now(), finishedAt: null, expert: data.expert,
+        },
+        problems: [], timings: {}, status: "Queued…", viewing: null, compare: null,
+      });
+      document.body.dataset.generation = data.generation;
+      delete document.body.dataset.firstViewEngineS;
+      preview.highlight([]);
+      const { project } = store.get();
+      if (data.project && (!project || project.id !== data.project)) {
+        store.set({ project: { id: data.project, name: (project || {}).name || "Untitled project" } });
+        history.replaceState(null, "", "/p/" + data.project + "/");
+      }
+    },
+    "generation.delta"(data) {
+      const { generation } = store.get();
+      if (!generation || data.generation !== generation.id || generation.done) return;
+      if (data.seq !== generation.seq + 1) {
+        socket.send({ type: "resync", generation: generation.id });
+        return;
+      }
+      setGeneration({ seq: data.seq, text: generation.text + data.delta, tokens: data.tokens, status: "running" });
+      store.set({ status: "Streaming… " + data.tokens + " tokens" });
+      showStream(data.html, data.state);
+      if (data.html && !document.body.dataset.firstViewEngineS) {
+        document.body.dataset.firstViewEngineS = data.engine_s;
+      }
+    },
+    "generation.done"(data) {
+      const { generation } = store.get();
+      if (generation && data.generation === generation.id) applySnapshot(data);
+    },
+    "generation.snapshot"(data) {
+      const { generation } = store.get();
+      if (generation && data.generation === generation.id) applySnapshot(data);
+    },
+    "project.changed"(data) {
+      const { project } = store.get();
+      if (!project || data.project !== project.id) return;
+      store.set({ canUndo: !!data.can_undo, canRedo: !!data.can_redo });
+      actions.loadVersions();
+    },
+    error(data) {
+      const { generation } = store.get();
+      if (generation && !generation.done && data.generation === generation.id) {
+        setGeneration({ done: true, status: "failed" });
+      }
+      store.set({ error: data.message || "The server refused this.", status: "Ready.", sending: false });
+    },
+  };
+
+  return {
+    handlers,
+    attach(connected) {
+      socket = connected;
+    },
+    // After a reconnect: catch up with a generation still running.
+    resume() {
+      const { generation } = store.get();
+      if (generation && !generation.done) socket.send({ type: "resync", generation: generation.id });
+    },
+    // Generate (no version yet, or "start over") or refine the current version, or only the
+    // selected subtree of it.
+    generate({ prompt, expert, startOver }) {
+      const { project, current, selection, generation } = store.get();
+      if (generation && !generation.done) {
+        store.set({ error: "A generation is already running in this project; stop it first." });
+        return;
+      }
+      const base = startOver || !current ? null : current.id;
+      const sent = socket.send({
+        type: "generate",
+        project: project ? project.id : null,
+        prompt,
+        expert,
+        base,
+        target: base && selection ? selection.node : "",
+      });
+      if (sent) store.set({ error: "", status: "Sending…" });
+      else store.set({ error: "Not connected to the server; reconnecting… Your prompt is kept: try again in a moment." });
+    },
+    stop() {
+      const { generation } = store.get();
+      if (!generation || generation.done) return;
+      if (socket.send({ type: "stop", generation: generation.id })) store.set({ status: "Stopping…" });
+    },
+    // The page was loaded while a generation ran, or after one finished.
+    restore(initial) {
+      if (!initial) return;
+      store.set({
+        generation: {
+          id: initial.generation, text: initial.text || "", seq: initial.seq || 0,
+          tokens: (initial.timings || {}).tokens || 0, done: false, status: initial.status,
+          startedAt: Date.now(), finishedAt: null, expert: initial.expert,
+        },
+      });
+      if (FINISHED.includes(initial.status)) finish(initial);
+      else {
+        store.set({ status: "Streaming…" });
+        showStream(initial.html, initial.state);
+      }
+    },
+  };
+}
