@@ -63,8 +63,10 @@ def studio_project(request: HttpRequest, project_id: uuid.UUID) -> HttpResponse:
 
 
 def generation_detail(request: HttpRequest, generation_id: uuid.UUID) -> JsonResponse:
+    # Only the owner of the generation's project sees it; anyone else, signed in or not, gets
+    # the same not-found as for an id that never existed.
     try:
-        return JsonResponse(generation_snapshot(generation_id=generation_id))
+        return JsonResponse(generation_snapshot(generation_id=generation_id, user=request.user))
     except InvalidRequest as exc:
         return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=404)
 

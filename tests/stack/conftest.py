@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -81,26 +82,16 @@ def stack_shell(stack: Stack, code: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
-# Signs a user in with Django's test client, for a stack without `Stack.signin_cookies` (the
-# one-time sign-in link); prints the session cookie.
-SIGN_IN = """
-from django.contrib.auth import get_user_model
-from django.test import Client
-user, _ = get_user_model().objects.get_or_create(username={username!r})
-client = Client()
-client.force_login(user)
-print(client.cookies["sessionid"].value)
-"""
-
-
 def session_cookie(stack: Stack, username: str) -> str:
-    """A Cookie header for a session of `username` in the stack's database."""
-    signin_cookies = getattr(stack, "signin_cookies", None)
-    if signin_cookies is not None:
-        cookies: dict[str, str] = signin_cookies(username)
-    else:
-        cookies = {"sessionid": stack_shell(stack, SIGN_IN.format(username=username))}
-    return "; ".join(f"{name}={value}" for name, value in cookies.items())
+    """A Cookie header for a session of `username`, signed in through a one-time link."""
+    return "; ".join(f"{name}={value}" for name, value in stack.signin_cookies(username).items())
+
+
+def signed_in_get(stack: Stack, path: str, cookie: str) -> Any:
+    """GET a JSON document from the stack with a session's Cookie header."""
+    request = urllib.request.Request(stack.url + path, headers={"Cookie": cookie})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
 
 
 def studio_connection(stack: Stack, username: str, query: str = "") -> ClientConnection:

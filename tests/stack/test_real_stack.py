@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
@@ -19,7 +18,7 @@ import ui4a
 from inference.paths import REPO_ROOT
 from studio.stack import Stack, StackError, new_stack, wait_worker_ready
 from studio.worker.orphans import WORKER_LOST
-from tests.stack.conftest import StudioClient
+from tests.stack.conftest import StudioClient, session_cookie, signed_in_get
 
 pytestmark = pytest.mark.stack
 
@@ -55,8 +54,8 @@ def test_the_final_result_can_be_fetched_over_http(
     studio_client.send({"type": "generate", "prompt": "Say hi", "expert": "chat"})
     accepted = studio_client.receive()
     done = studio_client.until_done(accepted["generation"])[-1]
-    with urllib.request.urlopen(f"{stack.url}/api/generations/{accepted['generation']}") as r:
-        stored = json.load(r)
+    cookie = session_cookie(stack, "designer")
+    stored = signed_in_get(stack, f"/api/generations/{accepted['generation']}", cookie)
     assert stored["text"] == done["text"]
     assert stored["status"] == "done"
     assert stored["timings"]["tokens"] == done["timings"]["tokens"]
@@ -122,10 +121,13 @@ def test_a_worker_whose_engine_cannot_start_exits_instead_of_taking_tasks(
 # The chat expert answers this prompt with about 145 tokens (a story prompt got 5): seconds of
 # streaming in which to kill the worker.
 ENQUEUE_ON_THIS_PROFILE = """
+from django.contrib.auth import get_user_model
 from studio.models import Project
 from studio.services.generations import generation_create
+owner, _ = get_user_model().objects.get_or_create(username="designer")
+project = Project.objects.create(owner=owner)
 prompt = "Write a detailed, step-by-step guide to baking bread at home, with every step explained."
-print(generation_create(prompt=prompt, expert="chat", project_id=Project.objects.create().id).id)
+print(generation_create(prompt=prompt, expert="chat", project_id=project.id).id)
 """
 
 
@@ -138,10 +140,11 @@ def test_a_worker_killed_mid_generation_fails_its_row_when_it_comes_back(
     settings = {**extra, "MACARON_PROFILE": "killed-worker-test", "MACARON_ENGINE_THREADS": "1"}
     own = new_stack(run_dir, settings)
 
+    cookie = session_cookie(stack, "designer")
+
     def snapshot(generation: str) -> dict[str, Any]:
-        with urllib.request.urlopen(f"{stack.url}/api/generations/{generation}") as response:
-            body: dict[str, Any] = json.load(response)
-            return body
+        body: dict[str, Any] = signed_in_get(stack, f"/api/generations/{generation}", cookie)
+        return body
 
     worker = own.start_worker(name="killed", concurrency=1)
     try:

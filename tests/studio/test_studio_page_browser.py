@@ -2,8 +2,7 @@
 made directly in the database, and Debian's Chromium.
 
 Selection, outlines and diff marks cross the sandbox only by postMessage; the page stays
-within its strict policy, is axe-clean, and lays out at 1280x800 and 420 wide. The flows that
-need the versions endpoints (edits, the timeline, compare, undo) run once those routes exist.
+within its strict policy, is axe-clean, and lays out at 1280x800 and 420 wide.
 """
 
 from __future__ import annotations
@@ -11,14 +10,12 @@ from __future__ import annotations
 import copy
 import json
 import os
-import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.urls import Resolver404, resolve
 from playwright.sync_api import FrameLocator, Page, expect
 
 from studio.models import Project, Version
@@ -35,20 +32,6 @@ SIGNUP: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parents[1] / "ui4a" / "signup.json").read_text()
 )
 BUTTON = "/root/c/1/c/4"  # the sign-up button in SIGNUP
-
-
-def has_route(path: str) -> bool:
-    try:
-        resolve(path)
-    except Resolver404:
-        return False
-    return True
-
-
-needs_versions_api = pytest.mark.skipif(
-    not has_route(f"/p/{uuid.uuid4()}/versions") or not has_route("/studio/catalog"),
-    reason="needs the versions endpoints of issue 13 (GET /p/<id>/versions, /studio/catalog)",
-)
 
 
 @pytest.fixture
@@ -243,7 +226,6 @@ def test_it_lays_out_three_columns_at_1280_and_one_at_420(
     page.screenshot(path="test-artifacts/studio-page-420.png", full_page=True)
 
 
-@needs_versions_api
 def test_it_edits_the_selected_buttons_label_and_refuses_an_empty_one_in_place(
     page: Page, live_server: Any, project: Project
 ) -> None:
@@ -272,7 +254,6 @@ def test_it_edits_the_selected_buttons_label_and_refuses_an_empty_one_in_place(
     expect(preview.get_by_role("button", name="Join now")).to_be_visible()
 
 
-@needs_versions_api
 def test_it_opens_an_old_version_and_compares_two(
     page: Page, live_server: Any, project: Project
 ) -> None:
