@@ -163,7 +163,10 @@ def _announce(project: Project) -> None:
             # The change is stored and the caller gets it; only other tabs miss this nudge,
             # and they resync on their next request.
             logger.warning(
-                "could not announce %s of project %s", messages.PROJECT_CHANGED, project.id, exc_info=True
+                "could not announce %s of project %s",
+                messages.PROJECT_CHANGED,
+                project.id,
+                exc_info=True,
             )
 
     transaction.on_commit(send)

@@ -192,7 +192,7 @@ def test_generate_then_refine_makes_two_versions(
     shot(page, "03-generated-and-refined")
     match = PROJECT_URL.search(page.url)
     assert match
-    (_, first, _), (_, second_kind, second) = specs_of(stack, match.group(1))
+    (_, _, first), (_, second_kind, second) = specs_of(stack, match.group(1))
     assert second_kind == "refined"
     assert second != first
     assert errors == []
@@ -396,5 +396,7 @@ def test_a_project_deleted_in_another_tab_says_so(page: Page, stack: Stack) -> N
     label = page.get_by_role("textbox", name="Label", exact=True)
     label.fill("Join now")
     label.press("Enter")
-    expect(page.get_by_role("alert").first).to_contain_text(re.compile("no longer exists|not exist"))
+    expect(page.get_by_role("alert").first).to_contain_text(
+        re.compile("no longer exists|not exist")
+    )
     shot(page, "13-deleted-elsewhere")

@@ -5,6 +5,7 @@ registered expert at once; the studio and /v1/models show manifest summaries."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -230,8 +231,14 @@ def test_the_expert_list_and_v1_models_show_manifest_summaries(
     designer = User.objects.create_user("designer")
     client.force_login(designer)  # the studio page is a signed-in owner's
     html = client.get(f"/p/{project_create(owner=designer).id}/").content.decode()
-    row = '<th scope="row" title="a test poet; base b179c9523d0e">poet</th><td>yes</td><td>300</td>'
-    assert row in html
+    # The page's script draws its experts table from this summary (static/studio/developer.js).
+    embedded = re.search(
+        r'<script id="studio-experts" type="application/json">(.*?)</script>', html
+    )
+    assert embedded is not None
+    shown = {e["name"]: e for e in json.loads(embedded.group(1))}
+    assert (shown["poet"]["trained"], shown["poet"]["steps"]) == (True, 300)
+    assert shown["poet"]["purpose"] == "a test poet"
 
 
 def test_the_admin_registers_through_the_same_validation(

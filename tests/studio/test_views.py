@@ -50,7 +50,7 @@ def test_the_studio_page_has_a_sandboxed_preview_and_a_strict_policy(
 
 
 def test_a_project_page_shows_its_finished_view(
-    client: Client, alice: User, spec_text: str
+    client: Client, alice: User, spec_text: str, limits_redis: None
 ) -> None:
     project = Project.objects.create(owner=alice)
     generation = Generation.objects.create(
