@@ -16,6 +16,13 @@ class InvalidRequest(ValueError):
         self.param = param  # the request field at fault, when there is one
 
 
+# What anyone gets for a project that is gone or was never theirs: the same words either way,
+# so a 404 tells no one that someone else's project exists.
+PROJECT_GONE = (
+    "This project no longer exists (deleted, perhaps in another tab); nothing was changed."
+)
+
+
 class NotAuthenticated(InvalidRequest):
     """No key, a bad key, a revoked key, or a key sent where it must not be."""
 

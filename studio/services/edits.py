@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from studio import messages
-from studio.errors import InvalidRequest, NotFound
+from studio.errors import PROJECT_GONE, InvalidRequest, NotFound
 from studio.models import Project, Version
 from studio.selectors import project_history, version_can_undo, version_of_project
 from studio.services.broadcast import group_send
@@ -137,7 +137,7 @@ def _locked(project: Project) -> Project:
     """The project's row, locked for this transaction; gone means deleted in another tab."""
     locked = Project.objects.select_for_update().filter(pk=project.pk).first()
     if locked is None:
-        raise NotFound("unknown_project", "This project no longer exists.")
+        raise NotFound("unknown_project", PROJECT_GONE)
     return locked
 
 

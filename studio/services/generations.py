@@ -16,7 +16,7 @@ from django.utils import timezone
 from inference.experts import EXPERTS
 from studio import messages
 from studio.celery import RUN_GENERATION, app
-from studio.errors import InvalidRequest
+from studio.errors import PROJECT_GONE, InvalidRequest
 from studio.models import Generation, Project, Version
 from studio.selectors import (
     expert_resolve,
@@ -32,7 +32,6 @@ from ui4a.subtree import SubtreeError, node_path
 log = logging.getLogger(__name__)
 
 OPEN_STATUSES = (Generation.Status.QUEUED, Generation.Status.RUNNING)
-UNKNOWN_PROJECT = "This project no longer exists."
 GENERATION_RUNNING = "A generation is already running in this project; stop it first."
 
 
@@ -55,7 +54,7 @@ def generation_start(
         else:
             found = project_of_user(user=user, project_id=project_id)
             if found is None:
-                raise InvalidRequest("unknown_project", UNKNOWN_PROJECT)
+                raise InvalidRequest("unknown_project", PROJECT_GONE)
             project = found
         return generation_create(
             prompt=prompt,
@@ -121,7 +120,7 @@ def generation_store(
         # Locked, so two requests cannot both find the project idle.
         project = Project.objects.select_for_update().filter(pk=project_id).first()
         if project is None:
-            raise InvalidRequest("unknown_project", UNKNOWN_PROJECT)
+            raise InvalidRequest("unknown_project", PROJECT_GONE)
         base, target = _refinement_of(
             project,
             base_version_id=base_version_id,

@@ -122,8 +122,8 @@ def studio_limits_acquire(*, user_id: int, generation_id: str) -> None:
         counters.uncount_start(window)
         raise RateLimited(
             "rate_limited",
-            f"You have started {per_minute} generations in the last minute; try again in "
-            f"{retry_after} s.",
+            f"You have reached your limit of {per_minute} generation"
+            f"{'s' if per_minute != 1 else ''} a minute; try again in {retry_after} s.",
             retry_after=retry_after,
         )
     most = settings.MACARON_STUDIO_MAX_CONCURRENT

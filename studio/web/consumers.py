@@ -15,9 +15,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from studio import messages
-from studio.errors import InvalidRequest
+from studio.errors import PROJECT_GONE, InvalidRequest
 from studio.selectors import generation_snapshot, project_of_user
-from studio.services.generations import UNKNOWN_PROJECT, generation_start, generation_stop
+from studio.services.generations import generation_start, generation_stop
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if await database_sync_to_async(project_of_user)(user=self.user, project_id=project):
                 await self._join(messages.project_group(project))
             else:
-                await self.send_json(messages.error("unknown_project", UNKNOWN_PROJECT))
+                await self.send_json(messages.error("unknown_project", PROJECT_GONE))
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", ()):

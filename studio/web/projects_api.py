@@ -20,7 +20,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from studio.errors import InvalidRequest, NotAuthenticated, NotFound, TooLarge
+from studio.errors import PROJECT_GONE, InvalidRequest, NotAuthenticated, NotFound, TooLarge
 from studio.models import Project
 from studio.selectors import (
     component_catalog,
@@ -81,7 +81,7 @@ def _signed_in(
 def _project(request: HttpRequest, project_id: uuid.UUID) -> Project:
     project = project_of_user(user=request.user, project_id=project_id)
     if project is None:
-        raise NotFound("unknown_project", "This project does not exist.")
+        raise NotFound("unknown_project", PROJECT_GONE)
     return project
 
 

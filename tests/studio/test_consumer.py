@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
 
+from studio.errors import PROJECT_GONE
 from studio.models import Generation, Project, Version
 from studio.web.consumers import NOT_SIGNED_IN, StudioConsumer
 from studio.worker.run import generation_run
@@ -389,7 +390,7 @@ async def test_another_users_project_is_neither_joined_nor_driven(
     assert await stranger.receive_json_from(timeout=5) == {
         "type": "error",
         "code": "unknown_project",
-        "message": "This project no longer exists.",
+        "message": PROJECT_GONE,
     }
     refused = await generate(stranger, "mine now", project=project)
     assert refused["code"] == "unknown_project"
@@ -411,7 +412,7 @@ async def test_a_deleted_project_is_answered_as_gone(enqueued: list[str], alice:
     refused = await generate(communicator, "again", project=accepted["project"])
     assert (refused["code"], refused["message"]) == (
         "unknown_project",
-        "This project no longer exists.",
+        PROJECT_GONE,
     )
     await communicator.disconnect()
 
@@ -437,7 +438,7 @@ async def test_the_per_user_limits_give_their_message(
     assert (await generate(communicator, "a third"))["type"] == "generation.accepted"
     refused = await generate(communicator, "a fourth")
     assert refused["code"] == "rate_limited"
-    assert refused["message"].startswith("You have started 2 generations in the last minute;")
+    assert refused["message"].startswith("You have reached your limit of 2 generations a minute;")
     await communicator.disconnect()
     await other.disconnect()
 

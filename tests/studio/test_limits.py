@@ -39,7 +39,7 @@ def test_it_refuses_the_generation_over_the_rate_with_the_seconds_to_wait(settin
     assert refused.value.code == "rate_limited"
     assert 1 <= refused.value.retry_after <= 61
     assert str(refused.value) == (
-        "You have started 3 generations in the last minute; "
+        "You have reached your limit of 3 generations a minute; "
         f"try again in {refused.value.retry_after} s."
     )
     studio_limits_acquire(user_id=2, generation_id="other")

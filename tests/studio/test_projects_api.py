@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from studio import messages
+from studio.errors import PROJECT_GONE
 from studio.models import Project, Version
 from studio.services.versions import version_add
 from tests.studio.conftest import NEWSLETTER_SPEC
@@ -141,7 +142,7 @@ def test_a_deleted_project_is_a_404_with_a_clear_message(
     Project.objects.filter(pk=project.pk).delete()  # in another tab
     response = edit(signed_in, project, RELABEL, base=version.id)
     assert response.status_code == 404
-    assert response.json()["error"]["message"] == "This project does not exist."
+    assert response.json()["error"]["message"] == PROJECT_GONE
 
 
 def test_it_lists_versions_and_where_the_project_stands(
