@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -43,6 +44,8 @@ FIRST_RENDER_PROBE = """() => { window.firstRender = new Promise((resolve) => {
         if (seen()) { observer.disconnect(); resolve(performance.timeOrigin + performance.now()); }
     }).observe(root, {childList: true, subtree: true});
 }); }"""
+# The status line once a generation has finished ("Done." or "Done, with a warning: ...").
+DONE = re.compile(r"^Done")
 CLICK_PROBE = """() => document.getElementById("generate").addEventListener(
     "click", () => { window.clickedAt = performance.timeOrigin + performance.now(); },
     {once: true})"""
@@ -105,7 +108,7 @@ def main() -> None:
                 page.get_by_role("button", name="Generate").click()
                 clicked = float(page.evaluate("() => window.clickedAt"))
                 rendered = float(frame.evaluate("() => window.firstRender"))
-                page.get_by_text("Done").wait_for(timeout=240_000)
+                page.locator("#status").filter(has_text=DONE).wait_for(timeout=240_000)
                 # The engine's share: from submission to the delta that completed the first view.
                 engine_s = float(
                     page.locator("body").get_attribute("data-first-view-engine-s") or 0

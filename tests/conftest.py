@@ -46,6 +46,15 @@ def page(browser: Browser) -> Iterator[Page]:
     context.close()
 
 
+@pytest.fixture
+def errors(page: Page) -> list[str]:
+    """Console errors and uncaught exceptions on `page`; a CSP violation shows up here too."""
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: seen.append(str(e)))
+    return seen
+
+
 @pytest.fixture(scope="session")
 def redis_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A private Redis server on a free loopback port."""

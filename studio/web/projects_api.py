@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec
 
-from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -39,6 +38,7 @@ from studio.services.edits import (
     version_fork,
     version_revert,
 )
+from studio.web.request_body import body_within
 
 # An edit is one small operation (ui4a.edit caps it at 4 KiB); anything near this is not one.
 MAX_BODY_BYTES = 16 * 1024
@@ -86,18 +86,7 @@ def _project(request: HttpRequest, project_id: uuid.UUID) -> Project:
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
-    too_large = TooLarge(
-        "request_too_large", f"Request bodies are limited to {MAX_BODY_BYTES} bytes."
-    )
-    declared = request.headers.get("Content-Length", "0")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise too_large  # refused before reading it
-    try:
-        body = request.body
-    except RequestDataTooBig:  # Django's own, larger limit
-        raise too_large from None
-    if len(body) > MAX_BODY_BYTES:
-        raise too_large
+    body = body_within(request, MAX_BODY_BYTES)
     if not body.strip():
         return {}
     try:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from typing import Any
 
@@ -15,10 +13,9 @@ import psutil
 import pytest
 
 import ui4a
-from inference.paths import REPO_ROOT
 from studio.stack import Stack, StackError, new_stack, wait_worker_ready
 from studio.worker.orphans import WORKER_LOST
-from tests.stack.conftest import StudioClient, session_cookie, signed_in_get
+from tests.stack.conftest import StudioClient, session_cookie, signed_in_get, stack_shell
 
 pytestmark = pytest.mark.stack
 
@@ -149,16 +146,7 @@ def test_a_worker_killed_mid_generation_fails_its_row_when_it_comes_back(
     worker = own.start_worker(name="killed", concurrency=1)
     try:
         wait_worker_ready(worker)
-        created = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", ENQUEUE_ON_THIS_PROFILE],
-            cwd=REPO_ROOT,
-            env=own.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
-        generation = created.stdout.strip().splitlines()[-1]
+        generation = stack_shell(own, ENQUEUE_ON_THIS_PROFILE)
         deadline = time.monotonic() + 120
         while snapshot(generation)["timings"]["tokens"] < 2 and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -135,15 +135,6 @@ def select_in_preview(page: Page, preview: FrameLocator, target: Any) -> None:
     target.click()
 
 
-@pytest.fixture
-def errors(page: Page) -> Iterator[list[str]]:
-    """Console errors and uncaught exceptions, which no flow may cause."""
-    seen: list[str] = []
-    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: seen.append(str(e)))
-    yield seen
-
-
 def test_sign_in_through_the_printed_url(page: Page, stack: Stack) -> None:
     link = stack.signin_url("grace")  # what `make run` prints, via `manage.py signin_url`
     page.goto(f"{stack.url}/")
@@ -321,6 +312,16 @@ def test_targeted_refinement_of_a_chart_keeps_everything_else(
         kept = {k: v for k, v in after.get(part, {}).items() if k in before.get(part, {})}
         assert kept == before.get(part, {})
     assert after["root"]["c"][2]["t"] == "chart"
+    # The diff says so too: every change it lists is inside the chart, or the state and data
+    # entries the new chart reads (checked above to only gain keys).
+    listed = page.request.get(f"{stack.url}/p/{project}/versions").json()["versions"]
+    v1, v2 = (v["id"] for v in listed)
+    changes = page.request.get(f"{stack.url}/p/{project}/diff?from={v1}&to={v2}").json()
+    assert changes["changes"], changes
+    assert any(c["path"].startswith(CHART) for c in changes["changes"]), changes
+    assert all(
+        c["path"].startswith(CHART) or c["path"] in ("/state", "/data") for c in changes["changes"]
+    ), changes
     assert errors == []
 
 

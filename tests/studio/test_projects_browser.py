@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from inference.paths import REPO_ROOT
 from studio.stack import Stack, free_port, throwaway_stack
-from ui4a import assets
+from tests.axe import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -50,19 +50,6 @@ def seed_project(stack: Stack, *, owner: str, name: str) -> None:
     )
     argv = [sys.executable, "manage.py", "shell", "-c", code]
     subprocess.run(argv, cwd=REPO_ROOT, env=stack.env, check=True, timeout=120)
-
-
-def axe_violations(page: Page) -> list[dict[str, Any]]:
-    # Evaluated over the DevTools protocol, so the page's CSP does not have to allow it.
-    page.evaluate(assets.axe_path().read_text(encoding="utf-8"))
-    result: dict[str, Any] = page.evaluate(
-        "async () => await axe.run(document, {resultTypes: ['violations']})"
-    )
-    return [
-        {"id": v["id"], "impact": v["impact"], "nodes": [n["html"] for n in v["nodes"]][:3]}
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def shot(page: Page, name: str) -> None:

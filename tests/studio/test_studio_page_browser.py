@@ -20,7 +20,7 @@ from playwright.sync_api import FrameLocator, Page, expect
 
 from studio.models import Project, Version
 from studio.services.versions import version_add
-from ui4a import assets
+from tests.axe import axe_violations
 
 # Playwright's sync API keeps an event loop running in this thread; the database calls the live
 # server's fixtures make here are still plain synchronous ones.
@@ -32,15 +32,6 @@ SIGNUP: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parents[1] / "ui4a" / "signup.json").read_text()
 )
 BUTTON = "/root/c/1/c/4"  # the sign-up button in SIGNUP
-
-
-@pytest.fixture
-def errors(page: Page) -> list[str]:
-    """Console errors and uncaught exceptions; a CSP violation shows up here too."""
-    seen: list[str] = []
-    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: seen.append(str(e)))
-    return seen
 
 
 @pytest.fixture
@@ -189,17 +180,8 @@ def test_the_studio_page_has_no_serious_accessibility_violations(
     preview = open_project(page, live_server, project)
     select_in_preview(page, preview, "Create account")
     expect(page.get_by_role("heading", name="button 'Create account'")).to_be_visible()
-    page.evaluate(assets.axe_path().read_text(encoding="utf-8"))
     # The views inside the frame have their own axe tests (tests/ui4a); this is the page.
-    result = page.evaluate(
-        "async () => await axe.run(document, {iframes: false, resultTypes: ['violations']})"
-    )
-    serious = [
-        {"id": v["id"], "nodes": [n["html"] for n in v["nodes"]][:3]}
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert axe_violations(page, iframes=False) == []
 
 
 def test_it_lays_out_three_columns_at_1280_and_one_at_420(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    pass
 
 HERE = Path(__file__).resolve().parent
 
@@ -53,12 +53,3 @@ class Scan(HTMLParser):
 def scan() -> type[Scan]:
     """Scan(html) lists the elements and attributes a rendered view really contains."""
     return Scan
-
-
-@pytest.fixture
-def errors(page: Page) -> list[str]:
-    """Console errors and uncaught exceptions; a CSP violation shows up here too."""
-    seen: list[str] = []
-    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: seen.append(str(e)))
-    return seen

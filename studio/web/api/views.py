@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -25,7 +24,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from studio.errors import InvalidRequest, NotFound, TooLarge
+from studio.errors import InvalidRequest, NotFound
 from studio.models import ApiKey
 from studio.selectors import CompletionResult, completion_result, models_list
 from studio.services.api_keys import api_key_authenticate
@@ -34,6 +33,7 @@ from studio.services.shared_views import view_document_for, view_token_for
 from studio.web.api import wire
 from studio.web.api.errors import error_event, error_response
 from studio.web.api.protocol import parse_chat_request
+from studio.web.request_body import body_within
 from studio.web.security import view_policy
 
 
@@ -41,21 +41,6 @@ def _authenticate(request: HttpRequest) -> ApiKey:
     return api_key_authenticate(
         authorization=request.headers.get("Authorization", ""), query=request.GET.dict()
     )
-
-
-def _body(request: HttpRequest) -> bytes:
-    limit = settings.MACARON_API_MAX_BODY_BYTES
-    too_large = TooLarge("request_too_large", f"Request bodies are limited to {limit} bytes.")
-    declared = request.headers.get("Content-Length", "0")
-    if declared.isdigit() and int(declared) > limit:
-        raise too_large  # refused before reading it
-    try:
-        body = request.body
-    except RequestDataTooBig:  # Django's own, larger limit
-        raise too_large from None
-    if len(body) > limit:
-        raise too_large
-    return body
 
 
 def _view_url(request: HttpRequest, result: CompletionResult) -> str | None:
@@ -74,7 +59,10 @@ def _headers(result: CompletionResult) -> dict[str, str]:
 async def chat_completions(request: HttpRequest) -> HttpResponseBase:
     try:
         api_key = await database_sync_to_async(_authenticate)(request)
-        chat = parse_chat_request(_body(request), max_tokens=settings.MACARON_API_MAX_TOKENS)
+        chat = parse_chat_request(
+            body_within(request, settings.MACARON_API_MAX_BODY_BYTES),
+            max_tokens=settings.MACARON_API_MAX_TOKENS,
+        )
         completion = CompletionRequest(api_key, chat)
         started = await completion.start()
     except InvalidRequest as exc:
