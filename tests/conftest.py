@@ -74,13 +74,13 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """Redis, one engine worker and Daphne, against a throwaway SQLite database."""
     run_dir = tmp_path_factory.mktemp("stack")
     # Tests start a second worker beside this one: engines sharing a host split its cores.
-    # One designer runs every stack test: four generations at once (the batching test), and
-    # more than the default ten a minute.
+    # One designer runs every stack test: eight generations at once (two workers sharing a
+    # queue), and more than the default ten a minute.
     live = throwaway_stack(
         run_dir,
         {
             "MACARON_ENGINE_THREADS": str(max(1, CORES // 2)),
-            "MACARON_STUDIO_MAX_CONCURRENT": "4",
+            "MACARON_STUDIO_MAX_CONCURRENT": "8",
             "MACARON_STUDIO_RATE_PER_MINUTE": "100",
         },
     )

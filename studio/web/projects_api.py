@@ -161,17 +161,22 @@ def edit(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
 @require_POST
 @_signed_in
 def undo(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
-    project = _project(request, project_id)
-    base = _version_id(_body(request).get("base"), "base", required=False)
-    return _moved(edit_undo(project=project, base_id=base))
+    return _history_step(request, project_id, edit_undo)
 
 
 @require_POST
 @_signed_in
 def redo(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
+    return _history_step(request, project_id, edit_redo)
+
+
+def _history_step(
+    request: HttpRequest, project_id: uuid.UUID, step: Callable[..., Project]
+) -> dict[str, Any]:
+    """Undo or redo from the version the tab shows (`base`), so a stale tab is refused."""
     project = _project(request, project_id)
     base = _version_id(_body(request).get("base"), "base", required=False)
-    return _moved(edit_redo(project=project, base_id=base))
+    return _moved(step(project=project, base_id=base))
 
 
 @require_POST

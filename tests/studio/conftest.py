@@ -10,11 +10,18 @@ from typing import Any
 
 import pytest
 from channels.layers import channel_layers
+from django.contrib.auth.models import User
 
 from studio.settings import channel_layer_config
 
 # The few-shot example the ui system prompt carried before the expert was trained.
 NEWSLETTER_SPEC = Path(__file__).resolve().parent / "newsletter.json"
+
+
+@pytest.fixture
+def alice() -> User:
+    """A studio user (the tests sign in with `force_login`)."""
+    return User.objects.create_user("alice")
 
 
 @pytest.fixture

@@ -30,11 +30,6 @@ RELABEL = {"op": "set", "path": BUTTON, "field": "label", "value": "Sign me up"}
 
 
 @pytest.fixture
-def alice() -> User:
-    return User.objects.create_user("alice", password="unused-in-tests")
-
-
-@pytest.fixture
 def bob() -> User:
     return User.objects.create_user("bob", password="unused-in-tests")
 

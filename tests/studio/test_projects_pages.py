@@ -22,11 +22,6 @@ SPEC: dict[str, Any] = json.loads((Path(__file__).parent / "newsletter.json").re
 
 
 @pytest.fixture
-def alice() -> User:
-    return User.objects.create_user("alice")
-
-
-@pytest.fixture
 def charlie() -> User:
     return User.objects.create_user("charlie")
 

@@ -19,11 +19,6 @@ pytestmark = [
 
 
 @pytest.fixture
-def alice() -> User:
-    return User.objects.create_user("alice")
-
-
-@pytest.fixture
 def client(alice: User) -> Client:
     """Signed in as alice: every studio page wants a user."""
     signed_in = Client()
