@@ -45,9 +45,10 @@ def watchers_group(generation: Generation) -> str:
     return messages.generation_group(generation.pk)
 
 
-def announce_done(generation: Generation) -> None:
-    """Send a finished generation's final message, with everything a client needs to draw it."""
+def announce_done(generation: Generation, **extra: Any) -> None:
+    """Send a finished generation's final message, with everything a client needs to draw it
+    (plus `extra`: the studio adds the version the generation made)."""
     group_send(
         watchers_group(generation),
-        {"type": messages.GENERATION_DONE, **generation_payload(generation)},
+        {"type": messages.GENERATION_DONE, **generation_payload(generation), **extra},
     )

@@ -20,7 +20,6 @@ from studio.errors import PROJECT_GONE, InvalidRequest
 from studio.models import Generation, Project, Version
 from studio.selectors import (
     expert_resolve,
-    generation_payload,
     project_history,
     project_of_user,
     version_summary,
@@ -235,17 +234,9 @@ def generation_ended(generation: Generation, *, version: Version | None = None) 
     project = Project.objects.filter(pk=generation.project_id).first()
     if project is not None and project.owner_id is not None:
         studio_limits_release(user_id=project.owner_id, generation_id=str(generation.pk))
-    group = watchers_group(generation)
-    group_send(
-        group,
-        {
-            "type": messages.GENERATION_DONE,
-            **generation_payload(generation),
-            "version": version_summary(version) if version else None,
-        },
-    )
+    announce_done(generation, version=version_summary(version) if version else None)
     if version is not None and project is not None:
         group_send(
-            group,
+            watchers_group(generation),
             messages.project_changed(project=project.pk, **project_history(project=project)),
         )
