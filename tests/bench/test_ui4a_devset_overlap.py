@@ -6,92 +6,8 @@ ui generator behind it."""
 
 from __future__ import annotations
 
-import re
-
+from bench.overlap import JACCARD_LIMIT, content, jaccard, runs, ui_training_prompts
 from bench.ui4a_bench import devset
-from inference.offline.datasets.build import records_for
-
-RUN = 5
-JACCARD_LIMIT = 0.5
-STOP_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "for",
-        "from",
-        "has",
-        "have",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "of",
-        "on",
-        "or",
-        "our",
-        "so",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "this",
-        "to",
-        "up",
-        "us",
-        "we",
-        "what",
-        "when",
-        "which",
-        "while",
-        "who",
-        "will",
-        "with",
-        "you",
-        "your",
-    ]
-)
-
-
-def words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
-
-
-def runs(text: str) -> set[tuple[str, ...]]:
-    w = words(text)
-    return {tuple(w[i : i + RUN]) for i in range(len(w) - RUN + 1)}
-
-
-def content(text: str) -> frozenset[str]:
-    return frozenset(w for w in words(text) if w not in STOP_WORDS)
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 0.0
-
-
-def training_prompts() -> list[str]:
-    """Every user turn of the ui dataset, both splits (eval prompts steer training too)."""
-    found = {
-        m["content"]
-        for split in ("train", "eval")
-        for record in records_for("ui", split)
-        for m in record["messages"]
-        if m["role"] == "user"
-    }
-    return sorted(found)
 
 
 def test_it_reads_runs_and_overlap_as_defined() -> None:
@@ -102,7 +18,7 @@ def test_it_reads_runs_and_overlap_as_defined() -> None:
 
 
 def test_no_dev_prompt_is_close_to_a_ui_training_prompt() -> None:
-    train = training_prompts()
+    train = ui_training_prompts()
     assert len(train) > 100
     train_runs: dict[tuple[str, ...], str] = {}
     for prompt in train:

@@ -15,7 +15,7 @@ from random import Random
 from typing import Any
 
 import ui4a
-from inference.offline.datasets import screens_data, screens_forms
+from inference.offline.datasets import data_dashboards, screens_data, screens_forms
 from inference.offline.datasets.canonical import canonical
 from inference.offline.datasets.common import Record, add_typos, compact, pick, record, turn, unique
 from inference.offline.datasets.compose import compose, refine, write_prompt
@@ -116,9 +116,12 @@ def generate(
     composed_count: int = 6000,
     screens_per_kind: int = 30,
     refine_share: float = 0.3,
+    data_dashboards_count: int = 1200,
 ) -> list[Record]:
-    """Composed pairs first, then a small share from the hand-written builders."""
+    """Composed pairs first, then a small share from the hand-written builders, then
+    dashboards over a dataset profile (last, so adding them left the others as they were)."""
     rng = Random(seed)
     out = composed(rng, composed_count, refine_share)
     out += legacy(rng, screens_per_kind, refine_share)
+    out += data_dashboards.generate(rng, data_dashboards_count, checked)
     return unique(out)

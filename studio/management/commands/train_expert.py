@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from inference.experts import EXPERTS, adapter_dir
 from inference.offline.datasets.build import dataset_home, read_split, records_for
+from inference.offline.training.focus import focus_mix
 from inference.offline.training.trainer import TrainConfig, train
 from inference.paths import data_home
 from inference.settings import EngineSettings
@@ -45,6 +46,12 @@ class Command(BaseCommand):
             default=None,
             help="warm start from this adapter folder's weights (same rank and targets)",
         )
+        parser.add_argument(
+            "--focus",
+            default=None,
+            help="train on this kind of example plus a replay of the others (with --init-adapter)",
+        )
+        parser.add_argument("--focus-share", type=float, default=0.5)
         parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
         parser.add_argument("--install", action="store_true", help="write var/adapters/NAME")
 
@@ -61,6 +68,9 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"no built dataset under {data}; generating it in memory")
             train_set, eval_set = records_for(name, "train"), records_for(name, "eval")
+        if o["focus"]:
+            train_set = focus_mix(train_set, o["focus"], o["focus_share"], o["seed"])
+            eval_set = focus_mix(eval_set, o["focus"], o["focus_share"], o["seed"])
         cfg = TrainConfig(
             expert=name,
             base=o["base"] or Path(EngineSettings.from_env().model),
