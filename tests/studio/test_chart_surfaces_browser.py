@@ -167,3 +167,26 @@ def test_the_violation_check_sees_a_blocked_request_in_an_exported_file(
     )
     recorded = watched.evaluate("window.__violations")
     assert recorded == ["img-src https://example.invalid/pixel.png"]
+
+
+def test_the_export_menu_offers_the_version_the_preview_shows(
+    page: Page, live_server: Any, project: Project, chart_spec: dict[str, Any]
+) -> None:
+    first = project.current_version
+    assert first is not None
+    second = version_add(project=project, spec=chart_spec, kind="edited", label="edited: title")
+    sign_in(page, live_server, project)
+    page.goto(f"{live_server.url}/p/{project.id}/")
+    export = page.get_by_text("Export", exact=True)
+    export.click()
+    menu = page.get_by_role("group", name="Export version 2")
+    json_link = menu.get_by_role("link", name="Spec as JSON")
+    expect(json_link).to_have_attribute("href", f"/p/{project.id}/versions/{second.id}/export.json")
+    export.click()  # closed again
+    page.get_by_role("button", name="v1").click()
+    expect(page.get_by_text("Viewing version 1 (read-only)")).to_be_visible()
+    export.click()
+    menu = page.get_by_role("group", name="Export version 1")
+    expect(menu.get_by_role("link", name="Standalone HTML file")).to_have_attribute(
+        "href", f"/p/{project.id}/versions/{first.id}/export.html"
+    )
