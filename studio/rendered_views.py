@@ -1,12 +1,17 @@
-"""Turns model text into what the preview shows, through the one ui4a renderer."""
+"""Turns model text into what the preview shows, and a project's spec into the document every
+surface serves, through the one ui4a renderer."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ui4a
+from ui4a.policy import Surface
+
+if TYPE_CHECKING:
+    from studio.models import Project
 
 
 @dataclass
@@ -63,3 +68,15 @@ def finalize_view(text: str, *, finish_reason: str) -> FinalView:
         fixes=[str(fix) for fix in repaired.fixes],
         error=error,
     )
+
+
+def project_document(
+    project: Project, spec: dict[str, Any] | None, *, surface: Surface = Surface.VIEW_META
+) -> str:
+    """The standalone document of one of `project`'s specs. Every server-side render of a
+    project's spec comes through here (the studio's first paint, the projects page's thumbnail,
+    the exported file, published widgets), so what the project brings to a render (its
+    datasets' rows, resolved into the spec's queries) reaches every surface alike.
+    `surface` is the document's meta policy: a served view's, or an exported file's.
+    Raises ui4a.SpecTooLarge for a spec over the renderer's limits."""
+    return ui4a.render_document(spec, title=project.name, surface=surface)

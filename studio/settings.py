@@ -152,6 +152,11 @@ MACARON_API_MAX_TOKENS = int(os.environ.get("MACARON_API_MAX_TOKENS", "2048"))
 MACARON_API_RATE_PER_MINUTE = int(os.environ.get("MACARON_API_RATE_PER_MINUTE", "60"))
 MACARON_API_MAX_CONCURRENT = int(os.environ.get("MACARON_API_MAX_CONCURRENT", "4"))
 MACARON_API_TIMEOUT_SECONDS = float(os.environ.get("MACARON_API_TIMEOUT_SECONDS", "600"))
+# How long a `view_url` works after it is handed out (7 days); fetching the completion again
+# (GET /v1/chat/completions/<id>) hands out a fresh one.
+MACARON_API_VIEW_MAX_AGE_SECONDS = int(
+    os.environ.get("MACARON_API_VIEW_MAX_AGE_SECONDS", str(7 * 24 * 3600))
+)
 
 LOGGING = {
     "version": 1,

@@ -8,7 +8,7 @@ component's `style.css` and the design mode's `design.css`. Both are joined once
 only when a piece changes, so their CSP hash is of exactly what is inlined.
 Third-party code is read from the project's npm install (never copied into the repository);
 the root of node_modules can be moved with MACARON_NODE_MODULES. `scripts()` and `styles()`
-are the whole list, for any page (the studio) whose policy must allow a view inside it.
+are the whole list; `ui4a.policy` builds every surface's policy from them.
 """
 
 from __future__ import annotations
@@ -145,13 +145,3 @@ def csp_hash(text: str) -> str:
     # string objects, whose hash Python keeps, so the lookup costs nothing.
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
-
-
-def content_security_policy(scripts: list[str], styles: list[str]) -> str:
-    script_src = " ".join(csp_hash(s) for s in scripts)
-    style_src = " ".join(csp_hash(s) for s in styles)
-    # frame-ancestors is ignored in a <meta> policy; embeds send it as a header instead.
-    return (
-        f"default-src 'none'; script-src {script_src}; style-src {style_src}; "
-        "img-src https: data:; connect-src 'none'; form-action 'none'; base-uri 'none'"
-    )

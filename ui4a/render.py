@@ -22,6 +22,7 @@ from ui4a import actions, assets, expr, registry, theme
 from ui4a.catalog import COMMON_FIELDS, MAX_ROWS, Component, Field
 from ui4a.fields import is_scalar, kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
+from ui4a.policy import Surface, policy_for
 from ui4a.state import (
     format_value,
     has_placeholders,
@@ -406,12 +407,16 @@ def render_document(
     title: str = "UI4A view",
     partial: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    surface: Surface = Surface.VIEW_META,
 ) -> str:
     """A standalone HTML document of the view, with its runtime and a strict CSP.
 
     The spec's own "title", when it has one, names the document; `title` is the fallback.
     `render_document(None)` is the empty shell a studio frame starts from before streaming.
+    `surface` picks the meta policy: a served view's, or an exported file's (no network).
     """
+    if surface not in (Surface.VIEW_META, Surface.EXPORTED_FILE):
+        raise ValueError(f"a document carries a meta policy; {surface} is not one")
     body = render_body(spec, partial=partial, limits=limits)
     own_title = spec.get("title") if isinstance(spec, dict) else None
     scripts = assets.scripts()
@@ -420,7 +425,7 @@ def render_document(
         environment()
         .get_template("document.html.j2")
         .render(
-            csp=assets.content_security_policy(scripts, styles),
+            csp=policy_for(surface),
             title=own_title if isinstance(own_title, str) and own_title else title,
             theme=Markup(_theme_attrs(spec)),
             styles=[Markup(s) for s in styles],

@@ -1,5 +1,6 @@
-// The bar over the preview: Interact or Select mode, undo and redo, and what the preview
-// shows when it is not the current version (a version opened read-only, or a comparison).
+// The bar over the preview: Interact or Select mode, undo and redo, downloads of the version
+// shown, and what the preview shows when it is not the current version (a version opened
+// read-only, or a comparison).
 import { html } from "./lib.js";
 import { useStore } from "./store.js";
 import { Icon } from "./icons.js";
@@ -26,6 +27,22 @@ function Banner({ store, actions }) {
   return null;
 }
 
+// A small menu of plain links: the server answers with an attachment, so the page stays put.
+function Downloads({ store }) {
+  const [project, current, viewing] = useStore(store, (s) => [s.project, s.current, s.viewing]);
+  const version = viewing || current;
+  if (!project || !version) return null;
+  const base = "/p/" + encodeURIComponent(project.id) + "/versions/" + encodeURIComponent(version.id);
+  return html`<details class="export-menu">
+    <summary class="icon-button"><${Icon} name="download" /> Export</summary>
+    <div class="export-list" role="group" aria-label=${"Export version " + version.number}>
+      <a href=${base + "/export.html"} download>Standalone HTML file
+        <small>opens anywhere, no server needed</small></a>
+      <a href=${base + "/export.json"} download>Spec as JSON</a>
+    </div>
+  </details>`;
+}
+
 export function StageBar({ store, actions }) {
   const [mode, canUndo, canRedo, current, historyError] = useStore(store, (s) => [
     s.mode, s.canUndo, s.canRedo, s.current, s.historyError,
@@ -40,6 +57,7 @@ export function StageBar({ store, actions }) {
           <${Icon} name="cursor" /> Select</button>
       </div>
       <span class="grow"></span>
+      <${Downloads} store=${store} />
       ${historyError && html`<span class="inline-error" role="alert">${historyError}</span>`}
       <button type="button" class="icon-button" disabled=${!canUndo} onClick=${() => actions.undo()}
         aria-label="Undo" title="Undo the last edit"><${Icon} name="undo" /> Undo</button>

@@ -19,9 +19,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-import ui4a
 from studio.errors import InvalidRequest
 from studio.models import Project
+from studio.rendered_views import project_document
 from studio.selectors import PROJECT_QUERY_MAX_CHARS, project_of_user, projects_of_user
 from studio.services.projects import (
     project_create,
@@ -100,7 +100,9 @@ def project_view(request: HttpRequest, project_id: uuid.UUID) -> HttpResponse:
     It keeps the API view's policy (no network, opaque origin) but may be framed by us."""
     project = _owned(request, project_id)
     spec = project.current_version.spec if project.current_version else None
-    response = HttpResponse(ui4a.render_document(spec), content_type="text/html; charset=utf-8")
+    response = HttpResponse(
+        project_document(project, spec), content_type="text/html; charset=utf-8"
+    )
     response["Content-Security-Policy"] = view_policy(frame_ancestors="'self'")
     response["Cache-Control"] = "private, no-cache"
     return response

@@ -1,4 +1,4 @@
-"""Content-Security-Policies: the studio page's, and a standalone view's.
+"""The studio's Content-Security-Policies, each built by `ui4a.policy.policy_for`.
 
 The preview is a srcdoc frame, and srcdoc documents inherit their parent's policy on top of
 their own; so the studio allows exactly the view's inline scripts and styles (as listed by
@@ -7,35 +7,26 @@ their own; so the studio allows exactly the view's inline scripts and styles (as
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from asgiref.sync import markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 
 from studio.web import importmap
-from ui4a import assets
+from ui4a.policy import Surface, policy_for
 
 
 def studio_policy() -> str:
     """The view's inline scripts and style (for the srcdoc preview) and the page's import map
     are allowed by hash; the page's own modules come from 'self'."""
-    inline = [*assets.scripts(), importmap.import_map()]
-    scripts = " ".join(assets.csp_hash(s) for s in inline)
-    style = " ".join(assets.csp_hash(s) for s in assets.styles())
-    return (
-        f"default-src 'self'; script-src 'self' {scripts}; style-src 'self' {style}; "
-        "img-src 'self' https: data:; connect-src 'self'; frame-src 'self'; "
-        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    )
+    return policy_for(Surface.STUDIO_PAGE, page_scripts=[importmap.import_map()])
 
 
-def view_policy(*, frame_ancestors: str = "'none'") -> str:
+def view_policy(*, frame_ancestors: Sequence[str] | str = "'none'") -> str:
     """A standalone view's header policy: its meta policy's rules (no network, our runtime
-    only), no framing (or only by `frame_ancestors`, for the projects page's thumbnails), and
-    a CSP sandbox so even a top-level view gets an opaque origin."""
-    # Exactly what `ui4a.render_document` inlines (chart.js included, or charts never draw).
-    policy = assets.content_security_policy(assets.scripts(), assets.styles())
-    return f"{policy}; frame-ancestors {frame_ancestors}; sandbox allow-scripts allow-forms"
+    only), no framing (or only by `frame_ancestors`: origins, or 'self' for the projects page's
+    thumbnails), and a CSP sandbox so even a top-level view gets an opaque origin."""
+    return policy_for(Surface.VIEW_HEADER, frame_ancestors=frame_ancestors)
 
 
 class ContentSecurityPolicyMiddleware:

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from studio.web import accounts, project_pages, projects_api, views
+from studio.web import accounts, exports, project_pages, projects_api, views
 from studio.web.api import views as api
 
 urlpatterns = [
@@ -37,6 +37,16 @@ urlpatterns = [
         "p/<uuid:project_id>/versions/<uuid:version_id>/fork",
         projects_api.fork,
         name="project-version-fork",
+    ),
+    path(
+        "p/<uuid:project_id>/versions/<uuid:version_id>/export.html",
+        exports.version_export_html_view,
+        name="project-version-export-html",
+    ),
+    path(
+        "p/<uuid:project_id>/versions/<uuid:version_id>/export.json",
+        exports.version_export_json_view,
+        name="project-version-export-json",
     ),
     path("p/<uuid:project_id>/diff", projects_api.diff, name="project-diff"),
     path("p/<uuid:project_id>/edit", projects_api.edit, name="project-edit"),

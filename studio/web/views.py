@@ -13,6 +13,7 @@ from django.shortcuts import render
 import ui4a
 from studio.errors import InvalidRequest
 from studio.models import Project
+from studio.rendered_views import project_document
 from studio.selectors import (
     experts_list,
     generation_payload,
@@ -44,7 +45,11 @@ def _studio(
             {"name": f.name, "values": list(f.values), "default": f.default} for f in THEME_FIELDS
         ],
         "import_map": importmap.import_map(),
-        "view_document": ui4a.render_document(version.spec if version else None),
+        "view_document": (
+            project_document(project, version.spec if version else None)
+            if project
+            else ui4a.render_document(None)
+        ),
     }
     return render(request, "studio/index.html", context)
 
