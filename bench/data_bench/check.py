@@ -36,9 +36,10 @@ def meets_chart(spec: dict[str, Any], wanted: dict[str, float]) -> bool:
         if node.get("t") != "chart":
             continue
         got = chart_series(spec, node)
-        if got is not None and set(got) == set(wanted):
-            if all(_close(got[k], v) for k, v in wanted.items()):
-                return True
+        if got is None or set(got) != set(wanted):
+            continue
+        if all(_close(got[k], v) for k, v in wanted.items()):
+            return True
     return False
 
 
