@@ -484,3 +484,38 @@ def _sorted(
     missing = [r for r in rows if r.get(column) is None]
     present.sort(key=lambda r: _order(r.get(column)), reverse=descending)
     return present + missing
+
+
+# Repair ---------------------------------------------------------------------------------------
+
+# Names other query languages use for our aggregates.
+AGGREGATE_ALIASES = {"avg": "mean", "average": "mean", "total": "sum", "minimum": "min"}
+AGGREGATE_ALIASES |= {"maximum": "max", "n": "count"}
+
+
+def repair_query(entry: dict[str, Any], where: str, fixes: list[str]) -> None:
+    """Fix, in place, what a query gets wrong without guessing: an aggregate in capitals or
+    named as SQL does ("AVG"), a limit written as "12" or 12.0, a single column for a list."""
+    agg = entry.get("agg")
+    if isinstance(agg, dict):
+        for output, text in agg.items():
+            if not isinstance(text, str):
+                continue
+            op, sep, column = text.partition(":")
+            wanted = AGGREGATE_ALIASES.get(op.lower(), op.lower())
+            if wanted != op and wanted in AGGREGATES:
+                agg[output] = f"{wanted}{sep}{column}"
+                fixes.append(f"{where}/agg/{output}: read {op!r} as {wanted!r}")
+    limit = entry.get("limit")
+    number: object = limit
+    if isinstance(limit, str) and limit.strip().isdigit():
+        number = int(limit.strip())
+    elif isinstance(limit, float) and limit.is_integer():
+        number = int(limit)
+    if number is not limit:
+        entry["limit"] = number
+        fixes.append(f"{where}/limit: read {limit!r} as {number!r}")
+    columns = entry.get("columns")
+    if isinstance(columns, str):
+        entry["columns"] = [columns]
+        fixes.append(f"{where}/columns: wrapped a single column in a list")

@@ -59,8 +59,10 @@ def resolve_data(
     leaves the whole spec within `limits` (so it still renders). A query with a problem
     (unknown dataset or column, wrong type for its aggregate...) becomes an empty dataset with
     a note, or, when `partial` (a spec still streaming, whose query may be half written),
-    stays as it is so the view shows its placeholder. `cache` (one dict per stream) keeps
-    results of queries already evaluated. The input is never modified.
+    stays as it is so the view shows its placeholder; so does the last entry of a partial
+    spec, which may still be growing. `cache` (one dict per stream) keeps the results of
+    queries already evaluated, so resolving every streamed frame costs each query once. The
+    input is never modified.
     """
     if not isinstance(spec, dict):
         return Resolved(None)
@@ -71,8 +73,11 @@ def resolve_data(
     notes: dict[str, str] = {}
     results: dict[str, Result] = {}
     new_data: dict[str, Any] = {}
+    # While a spec streams, entries arrive in order: all but the last are whole, and the last
+    # may be a query half written ("group": "date" before ":month" arrives), so it waits.
+    last = list(data)[-1]
     for name, entry in data.items():
-        if not is_query(entry):
+        if not is_query(entry) or (partial and name == last):
             new_data[name] = entry
             continue
         result, found = _evaluate(name, entry, tables, cache)
