@@ -11,9 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ui4a
-from ui4a.registry import components, example_path
-
 from tests.ui4a.test_queries import sales
+from ui4a.registry import components, example_path
 
 pytestmark = pytest.mark.browser
 
