@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ui4a.catalog import SHORT_MAX
 from ui4a.fields import NAME_PATTERN, is_number
 from ui4a.problems import Problem
 from ui4a.tables import Column, Table
@@ -32,6 +31,9 @@ BUCKETS: tuple[Bucket, ...] = ("day", "week", "month", "year")
 MAX_GROUP_KEYS = 2
 MAX_AGGREGATES = 6
 MAX_QUERY_COLUMNS = 12
+# Every name in a query: an uploaded dataset's or column's name (the studio allows 63
+# characters), a bucket after it ("date:month"), or an aggregate ("sum:<column>").
+QUERY_TEXT_MAX = 72
 # The most rows one query may inline: `limit` goes up to it, and a result with more rows is
 # cut to it with a note saying so (resolve.py). The runtime keeps the same number of rows.
 MAX_QUERY_ROWS = 1000
@@ -45,7 +47,7 @@ SUM_SIGNIFICANT = 12
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 Row = dict[str, Any]
 
-_NAME_SCHEMA = {"type": "string", "maxLength": SHORT_MAX}
+_NAME_SCHEMA = {"type": "string", "maxLength": QUERY_TEXT_MAX}
 # The fragment the model decodes a query under: the shape only, kept small because grammar
 # compilation time grows with the schema; values are checked by `parse_query`.
 QUERY_SCHEMA: dict[str, Any] = {
@@ -124,7 +126,7 @@ def is_query(entry: object) -> bool:
 
 
 def _column_name(value: object) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= SHORT_MAX
+    return isinstance(value, str) and 0 < len(value) <= QUERY_TEXT_MAX
 
 
 def _group_key(text: str) -> GroupKey:
@@ -236,7 +238,11 @@ def _parse_aggregates(value: object, path: Path) -> tuple[tuple[Aggregate, ...],
         if not NAME_PATTERN.fullmatch(output):
             found.append(Problem(at, "bad_value", "an output column's name is a word"))
             continue
-        one = _aggregate(output, text) if isinstance(text, str) and len(text) <= SHORT_MAX else None
+        one = (
+            _aggregate(output, text)
+            if isinstance(text, str) and len(text) <= QUERY_TEXT_MAX
+            else None
+        )
         if one is None:
             found.append(
                 Problem(at, "bad_value", 'an aggregate is sum|mean|count|min|max or "sum:<col>"')
@@ -365,66 +371,37 @@ def _label(day: str, bucket: Bucket) -> str | None:
     return day[:4]
 
 
-class _Accumulator:
-    """One aggregate of one group, fed a cell at a time."""
-
-    __slots__ = ("best", "count", "floats", "op", "total")
-
-    def __init__(self, op: AggregateOp) -> None:
-        self.op = op
-        self.count = 0
-        self.total: int | float = 0
-        self.floats: list[float] | None = None
-        self.best: Any = None
-
-    def add(self, value: object) -> None:
-        op = self.op
-        if op == "count":
-            self.count += value is not None
-            return
-        if op in ("sum", "mean"):
-            if not is_number(value):
-                return
-            self.count += 1
-            if isinstance(value, float):
-                if self.floats is None:
-                    self.floats = []
-                self.floats.append(value)
-            else:
-                self.total += value  # type: ignore[operator]  # is_number said int
-            return
-        if not (isinstance(value, str) or is_number(value)):
-            return  # missing, or a type a number or date column should not hold
-        best = self.best
-        if best is None or (
-            isinstance(best, str) == isinstance(value, str)
-            and (value < best if op == "min" else value > best)
-        ):
-            self.best = value
-
-    def value(self) -> object:
-        op = self.op
-        if op == "count":
-            return self.count
-        if op in ("min", "max"):
-            return self.best
-        total = self._sum()
-        if total is None:
+def _aggregate_values(op: AggregateOp, values: list[Any]) -> object:
+    """One aggregate of one group's cells (`values` is the column, or the rows for a bare
+    count). Builtins over a list run far faster than a call per cell."""
+    if op == "count":
+        return len(values)
+    if op in ("min", "max"):
+        # Numbers and dates (ISO text) each compare within their kind; numbers win if mixed.
+        numbers = [v for v in values if type(v) in (int, float) and is_number(v)]
+        pool: list[Any] = numbers or [v for v in values if isinstance(v, str)]
+        if not pool:
             return None
-        if op == "sum":
-            return total
-        return _tidy_mean(total / self.count) if self.count else None
+        return min(pool) if op == "min" else max(pool)
+    numbers = [v for v in values if type(v) in (int, float)]
+    total = _sum(numbers)
+    if op == "sum" or total is None:
+        return total
+    return _tidy_mean(total / len(numbers)) if numbers else None
 
-    def _sum(self) -> int | float | None:
-        if self.floats is None:
-            return self.total if is_number(self.total) else None
-        try:
-            total = math.fsum([*self.floats, self.total])
-        except OverflowError:
-            return None
-        if not math.isfinite(total):
-            return None
-        return float(f"{total:.{SUM_SIGNIFICANT}g}")
+
+def _sum(numbers: list[int | float]) -> int | float | None:
+    """Exact sum (fsum for floats), trimmed of binary noise; None when it is not finite."""
+    if all(type(v) is int for v in numbers):
+        total: int | float = sum(numbers)
+        return total if is_number(total) else None
+    try:
+        exact = math.fsum(numbers)
+    except (OverflowError, ValueError):  # overflow, or inf - inf in the input
+        return None
+    if not math.isfinite(exact):
+        return None
+    return float(f"{exact:.{SUM_SIGNIFICANT}g}")
 
 
 def _tidy_mean(value: float) -> float | None:
@@ -435,24 +412,51 @@ def _tidy_mean(value: float) -> float | None:
     return float(f"{value:.{SMALL_SIGNIFICANT}g}")
 
 
-def _grouped(query: Query, rows: Sequence[Mapping[str, Any]]) -> list[Row]:
-    keys = [(k.column, _bucket_of(k.bucket) if k.bucket else _cell) for k in query.group]
-    aggs = [(a.op, a.column) for a in query.aggregates]
-    groups: dict[tuple[object, ...], list[_Accumulator]] = {}
+def _group_rows(
+    query: Query, rows: Sequence[Mapping[str, Any]]
+) -> dict[tuple[object, ...], list[Mapping[str, Any]]]:
+    """The rows of each group, in one pass: a dict lookup and an append per row."""
+    groups: dict[tuple[object, ...], list[Mapping[str, Any]]] = {}
+    key: tuple[object, ...]
+    reads = [(k.column, _bucket_of(k.bucket) if k.bucket else _cell) for k in query.group]
+    if not reads:
+        groups[()] = list(rows)  # no group: one row of totals, even over no rows
+        return groups
+    if len(reads) == 1:
+        ((column, read),) = reads
+        for row in rows:
+            key = (read(row.get(column)),)
+            found = groups.get(key)
+            if found is None:
+                groups[key] = [row]
+            else:
+                found.append(row)
+        return groups
+    (first, read_first), (second, read_second) = reads
     for row in rows:
-        key = tuple(read(row.get(column)) for column, read in keys)
-        accumulators = groups.get(key)
-        if accumulators is None:
-            accumulators = groups[key] = [_Accumulator(op) for op, _ in aggs]
-        for accumulator, (_, column) in zip(accumulators, aggs, strict=True):
-            accumulator.add(row.get(column) if column is not None else True)
-    if not query.group and not groups:
-        groups[()] = [_Accumulator(op) for op, _ in aggs]  # totals of no rows: one row of zeros
+        key = (read_first(row.get(first)), read_second(row.get(second)))
+        found = groups.get(key)
+        if found is None:
+            groups[key] = [row]
+        else:
+            found.append(row)
+    return groups
+
+
+def _grouped(query: Query, rows: Sequence[Mapping[str, Any]]) -> list[Row]:
+    groups = _group_rows(query, rows)
+    names = [k.column for k in query.group]
     out: list[Row] = []
     for key in sorted(groups, key=_group_order):
-        group: Row = {column: value for (column, _), value in zip(keys, key, strict=True)}
-        for agg, accumulator in zip(query.aggregates, groups[key], strict=True):
-            group[agg.output] = accumulator.value()
+        members = groups[key]
+        group: Row = dict(zip(names, key, strict=True))
+        for agg in query.aggregates:
+            column = agg.column
+            if column is None:
+                values: list[Any] = members
+            else:
+                values = [v for v in (r.get(column) for r in members) if v is not None]
+            group[agg.output] = _aggregate_values(agg.op, values)
         out.append(group)
     return out
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ui4a.limits import DEFAULT_LIMITS, Limits
 from ui4a.problems import Problem
-from ui4a.queries import Query, Result, check_query, is_query, parse_query, run_query
+from ui4a.queries import Result, check_query, is_query, parse_query, run_query
 from ui4a.tables import Table
 from ui4a.tree import pointer
 
@@ -51,7 +51,7 @@ def resolve_data(
     max_bytes: int = DEFAULT_DATA_BYTES,
     partial: bool = False,
     limits: Limits = DEFAULT_LIMITS,
-    cache: MutableMapping[tuple[int, str], Result] | None = None,
+    cache: MutableMapping[str, tuple[Table, Result]] | None = None,
 ) -> Resolved:
     """`spec` with every query in its "data" replaced by the rows it selects.
 
@@ -60,9 +60,9 @@ def resolve_data(
     (unknown dataset or column, wrong type for its aggregate...) becomes an empty dataset with
     a note, or, when `partial` (a spec still streaming, whose query may be half written),
     stays as it is so the view shows its placeholder; so does the last entry of a partial
-    spec, which may still be growing. `cache` (one dict per stream) keeps the results of
-    queries already evaluated, so resolving every streamed frame costs each query once. The
-    input is never modified.
+    spec, which may still be growing. `cache` (one dict per stream, with the same `tables`
+    each frame) keeps the results of queries already evaluated, so resolving every streamed
+    frame costs each query once. The input is never modified.
     """
     if not isinstance(spec, dict):
         return Resolved(None)
@@ -108,7 +108,7 @@ def _evaluate(
     name: str,
     entry: object,
     tables: Mapping[str, Table],
-    cache: MutableMapping[tuple[int, str], Result] | None,
+    cache: MutableMapping[str, tuple[Table, Result]] | None,
 ) -> tuple[Result | None, list[Problem]]:
     path = ("data", name)
     query, found = parse_query(entry, path)
@@ -123,15 +123,13 @@ def _evaluate(
         return None, found
     if cache is None:
         return run_query(query, table), []
-    key = (id(table), _canonical(query))
+    # Keyed by the parsed query; the entry holds its table, so a new table (a re-upload) is
+    # never answered from an old one's result.
+    key = repr(query)
     hit = cache.get(key)
-    if hit is None:
-        hit = cache[key] = run_query(query, table)
-    return hit, []
-
-
-def _canonical(query: Query) -> str:
-    return repr(query)
+    if hit is None or hit[0] is not table:
+        hit = cache[key] = (table, run_query(query, table))
+    return hit[1], []
 
 
 def _clip(text: str) -> str:

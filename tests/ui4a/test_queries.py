@@ -353,6 +353,21 @@ def test_a_chart_sums_points_that_share_an_x_label() -> None:
     assert "<td>2025-03</td><td>3</td>" in html  # North's 1 and South's 2
 
 
+def test_a_stream_cache_evaluates_a_query_once_per_table() -> None:
+    spec = spec_with({"monthly": MONTHLY, "last": [{"a": 1}]}, CHART)
+    cache: dict[str, Any] = {}
+    first = ui4a.resolve_data(spec, {"sales": SMALL}, partial=True, cache=cache)
+    again = ui4a.resolve_data(spec, {"sales": SMALL}, partial=True, cache=cache)
+    assert first.spec is not None and again.spec is not None
+    assert len(cache) == 1
+    assert again.spec["data"]["monthly"] == first.spec["data"]["monthly"]
+    # A new table under the same name (a re-upload) is evaluated afresh.
+    grown = Table("sales", SALES_COLUMNS, [*SMALL.rows, {**SMALL.rows[0], "revenue": 100}])
+    fresh = ui4a.resolve_data(spec, {"sales": grown}, partial=True, cache=cache)
+    assert fresh.spec is not None
+    assert fresh.spec["data"]["monthly"][0]["revenue"] == 110.8
+
+
 # Budget --------------------------------------------------------------------------------------
 
 
