@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ui4a
+from ui4a.diff import diff
+from ui4a.edit import apply_edit
 from ui4a.queries import MAX_QUERY_ROWS, parse_query, run_query
 from ui4a.registry import components, example_path
 from ui4a.resolve import DATA_NOTES_KEY, json_bytes
@@ -291,6 +293,24 @@ def test_repair_reads_sql_names_and_a_limit_in_quotes() -> None:
         "limit": 5,
     }
     assert "/data/monthly/agg/r: read 'AVG' as 'mean'" in fixed.fixes
+
+
+def test_hand_edits_and_diffs_keep_queries_as_they_are() -> None:
+    spec = spec_with({"monthly": MONTHLY}, CHART)
+    edited, _label = apply_edit(
+        spec, {"op": "set", "path": "/root/c/0", "field": "kind", "value": "line"}
+    )
+    assert edited["data"] == spec["data"]
+    other = spec_with({"monthly": {**MONTHLY, "limit": 6}}, CHART)
+    assert [(c.change, c.node) for c in diff(spec, other)] == [("changed", "data")]
+
+
+def test_it_buckets_timestamps_by_their_day() -> None:
+    stamps = Table("t", (Column("at", "date"),), [{"at": "2025-03-02T23:59:00"}, {"at": "x"}])
+    assert rows_of({"from": "t", "group": "at:day", "agg": {"n": "count"}}, stamps) == [
+        {"at": "2025-03-02", "n": 1},
+        {"at": None, "n": 1},
+    ]
 
 
 def test_an_unresolved_query_renders_the_placeholder_and_a_resolved_one_its_rows() -> None:

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ui4a
+from tests.axe import axe_violations
 from tests.ui4a.test_queries import sales
 from ui4a.registry import components, example_path
 
@@ -50,4 +51,5 @@ def test_a_resolved_dashboard_draws_months_and_a_region_filter_narrows_them(
     expect(page.get_by_role("note")).to_have_text(f"Showing {shown} of 1,000 rows")
     if os.environ.get("SCREENSHOT_DIR"):
         page.screenshot(path=f"{os.environ['SCREENSHOT_DIR']}/queries.png", full_page=True)
+    assert axe_violations(page) == []  # the note too
     assert errors == []
