@@ -15,7 +15,8 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ui4a.limits import DEFAULT_LIMITS, Limits
+from ui4a.catalog import MAX_DATASETS
+from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.problems import Problem
 from ui4a.queries import Result, check_query, is_query, parse_query, run_query
 from ui4a.tables import Table
@@ -26,6 +27,9 @@ from ui4a.tree import pointer
 DATA_NOTES_KEY = "data_notes"
 NOTE_MAX = 160
 DEFAULT_DATA_BYTES = 256 * 1024
+# The work one view may cost: every query reads its whole table once, so a view reads at
+# most this many rows in all (a few large datasets), whatever a hand-written spec asks.
+DEFAULT_MAX_ROWS_READ = 1_000_000
 # Room kept in the view's limit for the notes and the JSON around the inlined rows.
 ENVELOPE_BYTES = 2048
 
@@ -52,6 +56,7 @@ def resolve_data(
     partial: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     cache: MutableMapping[str, tuple[Table, Result]] | None = None,
+    max_rows_read: int = DEFAULT_MAX_ROWS_READ,
 ) -> Resolved:
     """`spec` with every query in its "data" replaced by the rows it selects.
 
@@ -62,8 +67,12 @@ def resolve_data(
     stays as it is so the view shows its placeholder; so does the last entry of a partial
     spec, which may still be growing. `cache` (one dict per stream, with the same `tables`
     each frame) keeps the results of queries already evaluated, so resolving every streamed
-    frame costs each query once. The input is never modified.
+    frame costs each query once. The queries read at most `max_rows_read` rows in all (and
+    at most MAX_DATASETS queries run); one that would read more is refused with a note.
+    Raises SpecTooLarge, before any work, when the spec itself is over `limits`. The input is
+    never modified.
     """
+    check_value(spec, limits)
     if not isinstance(spec, dict):
         return Resolved(None)
     data = spec.get("data")
@@ -76,11 +85,12 @@ def resolve_data(
     # While a spec streams, entries arrive in order: all but the last are whole, and the last
     # may be a query half written ("group": "date" before ":month" arrives), so it waits.
     last = list(data)[-1]
+    work = _Work(max_rows_read)
     for name, entry in data.items():
         if not is_query(entry) or (partial and name == last):
             new_data[name] = entry
             continue
-        result, found = _evaluate(name, entry, tables, cache)
+        result, found = _evaluate(name, entry, tables, cache, work)
         problems += found
         if result is not None:
             results[name] = result
@@ -104,11 +114,36 @@ def resolve_data(
     return Resolved(out, problems, notes)
 
 
+@dataclass
+class _Work:
+    """What the queries of one view have cost so far, against its budget."""
+
+    max_rows_read: int
+    queries: int = 0
+    rows_read: int = 0
+
+    def refusal(self, table: Table, where: str) -> Problem | None:
+        """Why the next query, over `table`, may not run; None when it may (and is counted)."""
+        if self.queries >= MAX_DATASETS:
+            return Problem(where, "too_large", f"at most {MAX_DATASETS} queries in one view")
+        if self.rows_read + len(table.rows) > self.max_rows_read:
+            return Problem(
+                where,
+                "too_large",
+                f"reading {table.name!r} would take this view past "
+                f"{self.max_rows_read:,} rows read",
+            )
+        self.queries += 1
+        self.rows_read += len(table.rows)
+        return None
+
+
 def _evaluate(
     name: str,
     entry: object,
     tables: Mapping[str, Table],
     cache: MutableMapping[str, tuple[Table, Result]] | None,
+    work: _Work,
 ) -> tuple[Result | None, list[Problem]]:
     path = ("data", name)
     query, found = parse_query(entry, path)
@@ -121,15 +156,19 @@ def _evaluate(
     found = check_query(query, table, path)
     if found:
         return None, found
-    if cache is None:
-        return run_query(query, table), []
     # Keyed by the parsed query; the entry holds its table, so a new table (a re-upload) is
     # never answered from an old one's result.
     key = repr(query)
-    hit = cache.get(key)
-    if hit is None or hit[0] is not table:
-        hit = cache[key] = (table, run_query(query, table))
-    return hit[1], []
+    hit = cache.get(key) if cache is not None else None
+    if hit is not None and hit[0] is table:
+        return hit[1], []
+    refused = work.refusal(table, pointer(path))
+    if refused is not None:
+        return None, [refused]
+    result = run_query(query, table)
+    if cache is not None:
+        cache[key] = (table, result)
+    return result, []
 
 
 def _clip(text: str) -> str:

@@ -388,6 +388,22 @@ def test_a_stream_cache_evaluates_a_query_once_per_table() -> None:
     assert fresh.spec["data"]["monthly"][0]["revenue"] == 110.8
 
 
+def test_a_view_reads_a_bounded_number_of_rows_and_runs_a_bounded_number_of_queries() -> None:
+    table = sales(3_000)
+    data = {f"q{i}": {"from": "sales", "agg": {"n": "count"}} for i in range(6)}
+    resolved = ui4a.resolve_data(spec_with(data), {"sales": table}, max_rows_read=7_000)
+    assert resolved.spec is not None
+    assert [resolved.spec["data"][f"q{i}"] for i in range(2)] == [[{"n": 3_000}]] * 2
+    assert [(p.path, p.code) for p in resolved.problems] == [
+        (f"/data/q{i}", "too_large") for i in range(2, 6)
+    ]
+    assert resolved.notes["q2"] == (
+        "Can't show this data: reading 'sales' would take this view past 7,000 rows read"
+    )
+    many = ui4a.resolve_data(spec_with(data), {"sales": table})
+    assert [p.message for p in many.problems] == ["at most 4 queries in one view"] * 2
+
+
 # Budget --------------------------------------------------------------------------------------
 
 
