@@ -15,10 +15,11 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ui4a.aggregate import run_query
 from ui4a.catalog import MAX_DATASETS
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.problems import Problem
-from ui4a.queries import Result, check_query, is_query, parse_query, run_query
+from ui4a.queries import Result, check_query, is_query, parse_query
 from ui4a.tables import Table
 from ui4a.tree import pointer
 

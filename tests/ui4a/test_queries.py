@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ui4a
+from ui4a.aggregate import run_query
 from ui4a.diff import diff
 from ui4a.edit import apply_edit
-from ui4a.queries import MAX_QUERY_ROWS, parse_query, run_query
+from ui4a.queries import MAX_QUERY_ROWS, parse_query
 from ui4a.registry import components, example_path
 from ui4a.resolve import DATA_NOTES_KEY, json_bytes
 from ui4a.tables import Column, Table
