@@ -344,14 +344,20 @@ def test_a_half_streamed_query_never_crashes_and_waits_for_its_end() -> None:
 
 
 def test_a_query_with_a_problem_renders_empty_with_a_note_and_keeps_the_input() -> None:
-    spec = spec_with({"monthly": {"from": "salez"}}, CHART)
+    item = {"t": "text", "text": "{.date}"}
+    nodes = (
+        CHART,
+        {"t": "table", "data": "monthly"},
+        {"t": "list", "data": "monthly", "c": [item]},
+    )
+    spec = spec_with({"monthly": {"from": "salez"}}, *nodes)
     before = copy.deepcopy(spec)
     resolved = ui4a.resolve_data(spec, {"sales": SMALL})
     assert spec == before
     assert resolved.notes == {"monthly": "Can't show this data: no uploaded dataset 'salez'"}
     assert resolved.spec is not None
     html = ui4a.render_body(resolved.spec)
-    assert 'class="u4-data-note" role="note">Can&#39;t show this data' in html
+    assert html.count('class="u4-data-note" role="note">Can&#39;t show this data') == 3
 
 
 def test_client_side_filters_narrow_resolved_rows() -> None:
@@ -372,6 +378,17 @@ def test_a_chart_sums_points_that_share_an_x_label() -> None:
     assert resolved.spec is not None
     html = ui4a.render_body(resolved.spec)
     assert "<td>2025-03</td><td>3</td>" in html  # North's 1 and South's 2
+
+
+def test_every_prefix_of_a_query_parses_validates_repairs_and_renders() -> None:
+    query = {"from": "sales", "group": ["date:week", "region"], "agg": {"r": "sum:revenue"}}
+    text = json.dumps(spec_with({"q": {**query, "sort": "-r", "limit": 5}}, CHART))
+    for end in range(text.index('"data"'), len(text) + 1):
+        spec = ui4a.parse_partial(text[:end])
+        ui4a.validate(spec)
+        ui4a.repair(spec)
+        html = ui4a.render_body(spec, partial=True)
+        assert "u4-chart-pending" in html or end == len(text)
 
 
 def test_a_stream_cache_evaluates_a_query_once_per_table() -> None:
