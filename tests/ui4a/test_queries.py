@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import datetime
 import json
+import math
 import random
 import time
 from collections import defaultdict
@@ -546,3 +547,19 @@ def test_resolve_never_raises_and_stays_within_its_budget(
             assert resolved.notes[f"q{i}"].startswith("Can't show this data")
     json.dumps(resolved.spec, allow_nan=False)
     ui4a.render_body(resolved.spec)
+
+
+@settings(max_examples=100, deadline=None)
+@given(table=tables(), key=st.sampled_from(["c", "b", "d:week", "d:month", "n"]))
+def test_groups_partition_the_rows_whatever_the_key(table: Table, key: str) -> None:
+    rows = rows_of({"from": "t", "group": key, "agg": {"k": "count", "x": "sum:n"}}, table)
+    assert sum(r["k"] for r in rows) == len(table.rows)
+    labels = [r[key.split(":")[0]] for r in rows]
+    assert len(set(map(repr, labels))) == len(labels)  # one row per group
+    present = [v for v in labels if v is not None]
+    assert present == sorted(present)  # group keys ascending, missing last
+    assert None not in labels or labels[-1] is None
+    numbers = [r["n"] for r in table.rows if r["n"] is not None]
+    # Each group's sum keeps 12 significant digits: the error is bounded by the magnitudes.
+    slack = 1e-10 * math.fsum(abs(v) for v in numbers) + 1e-9
+    assert math.fsum(r["x"] for r in rows) == pytest.approx(math.fsum(numbers), abs=slack)
