@@ -9,6 +9,7 @@ from ui4a.parse import parse_partial
 from ui4a.problems import Problem, ProblemCode
 from ui4a.render import render_body, render_document
 from ui4a.repair import Repaired, repair
+from ui4a.resolve import Resolved, resolve_data
 from ui4a.schema import json_schema
 from ui4a.validate import validate
 
@@ -18,11 +19,13 @@ __all__ = [
     "Problem",
     "ProblemCode",
     "Repaired",
+    "Resolved",
     "SpecTooLarge",
     "json_schema",
     "parse_partial",
     "render_body",
     "render_document",
     "repair",
+    "resolve_data",
     "validate",
 ]

@@ -19,10 +19,12 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup, escape
 
 from ui4a import actions, assets, expr, registry, theme
-from ui4a.catalog import COMMON_FIELDS, MAX_ROWS, Component, Field
+from ui4a.catalog import COMMON_FIELDS, Component, Field
 from ui4a.fields import is_scalar, kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.policy import Surface, policy_for
+from ui4a.queries import MAX_QUERY_ROWS, is_query
+from ui4a.resolve import DATA_NOTES_KEY, NOTE_MAX
 from ui4a.state import (
     format_value,
     has_placeholders,
@@ -235,12 +237,19 @@ class NodeView:
             return ""
         return compact(kept if isinstance(on, list) else kept[0])
 
+    @property
+    def data_note(self) -> str:
+        """What the server said about this node's dataset (paged, or why it is empty)."""
+        return self.r.notes.get(self.val("data"), "")
+
     def rows(self) -> tuple[list[Row], bool]:
         """The dataset's rows that pass this node's filter; and whether they are still coming."""
         name = self.val("data")
         rows = self.r.data.get(name)
         if rows is None:
-            return [], self.r.partial
+            # A query the server has not resolved yet shows its placeholder, like data that
+            # has not streamed in.
+            return [], self.r.partial or name in self.r.queries
         clauses = [c for c in map(expr.parse_clause, self.val("filter")) if c is not None]
         return [r for r in rows if expr.row_passes(r, clauses, self.state)], False
 
@@ -285,10 +294,17 @@ def _clean_action(on: object) -> dict[str, object] | None:
 
 class _Renderer:
     def __init__(
-        self, state: Mapping[str, Any], data: Mapping[str, list[Row]], partial: bool
+        self,
+        state: Mapping[str, Any],
+        data: Mapping[str, list[Row]],
+        partial: bool,
+        queries: frozenset[str] = frozenset(),
+        notes: Mapping[str, str] | None = None,
     ) -> None:
         self.state = state
         self.data = data
+        self.queries = queries
+        self.notes = notes or {}
         self.partial = partial
         self.used_ids: set[str] = set()
         self.env = environment()
@@ -349,7 +365,9 @@ def initial_state(spec: object) -> dict[str, Any]:
 
 
 def initial_data(spec: object) -> dict[str, list[Row]]:
-    """The spec's datasets, keeping only records of scalar values."""
+    """The spec's datasets, keeping only records of scalar values. A dataset may be the
+    resolved rows of a query (ui4a/resolve.py), hence the cap at MAX_QUERY_ROWS rather than
+    the few rows a model writes inline (validation holds those to MAX_ROWS)."""
     data = spec.get("data") if isinstance(spec, dict) else None
     if not isinstance(data, dict):
         return {}
@@ -358,10 +376,30 @@ def initial_data(spec: object) -> dict[str, list[Row]]:
         if isinstance(name, str) and isinstance(rows, list):
             out[name] = [
                 {k: v for k, v in row.items() if v is None or is_scalar(v)}
-                for row in rows[:MAX_ROWS]
+                for row in rows[:MAX_QUERY_ROWS]
                 if isinstance(row, dict)
             ]
     return out
+
+
+def unresolved(spec: object) -> frozenset[str]:
+    """Names of the spec's datasets that are still queries (not resolved into rows)."""
+    data = spec.get("data") if isinstance(spec, dict) else None
+    if not isinstance(data, dict):
+        return frozenset()
+    return frozenset(name for name, entry in data.items() if is_query(entry))
+
+
+def data_notes(spec: object) -> dict[str, str]:
+    """The notes resolve_data left on the spec it resolved, by dataset name."""
+    notes = spec.get(DATA_NOTES_KEY) if isinstance(spec, dict) else None
+    if not isinstance(notes, dict):
+        return {}
+    return {
+        name: text[:NOTE_MAX]
+        for name, text in notes.items()
+        if isinstance(name, str) and isinstance(text, str)
+    }
 
 
 def render_body(spec: object, *, partial: bool = False, limits: Limits = DEFAULT_LIMITS) -> str:
@@ -375,7 +413,8 @@ def render_body(spec: object, *, partial: bool = False, limits: Limits = DEFAULT
     if not isinstance(root, dict):
         return ""
     data = initial_data(spec)
-    html = str(_Renderer(initial_state(spec), data, partial).node(root, ("root",)))
+    renderer = _Renderer(initial_state(spec), data, partial, unresolved(spec), data_notes(spec))
+    html = str(renderer.node(root, ("root",)))
     theme_attrs = _theme_attrs(spec)
     # The datasets travel with the body (the studio streams bodies), as inert JSON.
     data_json = safe_json(data)

@@ -17,6 +17,7 @@ from ui4a.catalog import COMMON_FIELDS
 from ui4a.fields import kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.problems import Problem
+from ui4a.queries import is_query, repair_query
 from ui4a.tree import path_id, pointer, walk
 from ui4a.validate import ID_PATTERN, state_references, validate
 
@@ -44,6 +45,7 @@ def repair(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> Repaired:
         _fix_node(ref.node, pointer(ref.path), fixes)
     _fill_ids(fixed, fixes)
     _fix_datasets(fixed, fixes)
+    _fix_queries(fixed, fixes)
     _fill_state(fixed, fixes)
     return Repaired(fixed, fixes, validate(fixed, limits=limits))
 
@@ -114,6 +116,14 @@ def _fix_datasets(spec: dict[str, Any], fixes: list[str]) -> None:
                 field, ref.node, pointer(ref.path)
             ):
                 fix(holder, key, where)
+
+
+def _fix_queries(spec: dict[str, Any], fixes: list[str]) -> None:
+    data = spec.get("data")
+    if isinstance(data, dict):
+        for name, entry in data.items():
+            if is_query(entry):
+                repair_query(entry, pointer(("data", name)), fixes)
 
 
 def _fill_ids(spec: dict[str, Any], fixes: list[str]) -> None:

@@ -26,6 +26,7 @@ from ui4a.catalog import (
     Field,
 )
 from ui4a.fields import RECORD_SCHEMA, SCALAR_SCHEMA, kind_of, string_schema
+from ui4a.queries import QUERY_SCHEMA
 from ui4a.theme import THEME_FIELDS
 
 Schema = dict[str, Any]
@@ -102,7 +103,13 @@ def _build() -> Schema:
     state["maxProperties"] = MAX_STATE_KEYS
     data: Schema = {
         "type": "object",
-        "additionalProperties": {"type": "array", "items": RECORD_SCHEMA, "maxItems": MAX_ROWS},
+        # Inline records, or a query over an uploaded dataset that the server resolves.
+        "additionalProperties": {
+            "anyOf": [
+                {"type": "array", "items": RECORD_SCHEMA, "maxItems": MAX_ROWS},
+                QUERY_SCHEMA,
+            ]
+        },
         "maxProperties": MAX_DATASETS,
     }
     theme = _object({f.name: _field_schema(f) for f in THEME_FIELDS}, [])

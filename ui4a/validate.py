@@ -30,6 +30,7 @@ from ui4a.catalog import (
 from ui4a.fields import NAME_PATTERN, check, check_record, is_scalar, unknown_keys
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.problems import Problem
+from ui4a.queries import is_query, parse_query
 from ui4a.state import placeholders
 from ui4a.theme import THEME_FIELDS
 from ui4a.tree import NodeRef, Path, pointer, walk
@@ -186,8 +187,10 @@ def _check_state(state: object) -> list[Problem]:
 
 
 def _check_data(data: object) -> list[Problem]:
+    """Inline records, or queries over uploaded datasets checked for shape: whether their
+    dataset and columns exist is for resolve_data, which has the tables."""
     if not isinstance(data, dict):
-        return [Problem("/data", "wrong_type", '"data" maps dataset names to lists of records')]
+        return [Problem("/data", "wrong_type", '"data" maps dataset names to records or queries')]
     found: list[Problem] = []
     if len(data) > MAX_DATASETS:
         found.append(Problem("/data", "too_large", f"at most {MAX_DATASETS} datasets"))
@@ -195,8 +198,13 @@ def _check_data(data: object) -> list[Problem]:
         where = ("data", name)
         if not NAME_PATTERN.fullmatch(name):
             found.append(Problem(pointer(where), "bad_value", "a dataset name is a word"))
+        if is_query(rows):
+            found += parse_query(rows, where)[1]
+            continue
         if not isinstance(rows, list):
-            found.append(Problem(pointer(where), "wrong_type", "a dataset is a list of records"))
+            found.append(
+                Problem(pointer(where), "wrong_type", "a dataset is a list of records or a query")
+            )
             continue
         if len(rows) > MAX_ROWS:
             found.append(Problem(pointer(where), "too_large", f"at most {MAX_ROWS} records"))

@@ -16,7 +16,8 @@
   var CLAUSE = new RegExp("^(\\*|" + NAME + ")(!=|<=|>=|=|<|>|~)(?:(" + NAME + ")|'([^'\\x00-\\x1f]{0,40})')$");
   var NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
   var EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-  var MAX_ROWS = 500;
+  // As many rows as a resolved query may inline (ui4a/queries.py MAX_QUERY_ROWS).
+  var MAX_ROWS = 1000;
   var has = function (obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); };
   // Null-prototype objects, so keys such as "__proto__" are just keys.
   var state = Object.create(null);

@@ -43,12 +43,37 @@
     }));
   }
 
+  // One point per x label, its series summed (chart/view.py combine does the same): a dataset
+  // grouped by month and region charts by month, and a region filter narrows the sums.
+  function combine(rows, x, ys) {
+    var byLabel = Object.create(null);
+    var out = [];
+    rows.forEach(function (row) {
+      var label = format(row[x]);
+      var point = byLabel[label];
+      if (!point) {
+        point = byLabel[label] = Object.create(null);
+        point[x] = row[x];
+        ys.forEach(function (y) { point[y] = row[y]; });
+        out.push(point);
+        return;
+      }
+      ys.forEach(function (y) {
+        var v = row[y];
+        if (typeof v !== "number" || !isFinite(v)) return;
+        var total = point[y];
+        point[y] = typeof total === "number" && isFinite(total) ? total + v : v;
+      });
+    });
+    return out;
+  }
+
   function renderChart(canvas) {
     if (typeof Chart === "undefined") return;
     var cfg = config(canvas, "data-chart");
     if (!data[cfg.data]) return;
-    var rows = filtered(cfg.data, cfg.filter).map(function (r) { return r.row; });
     var ys = Array.isArray(cfg.y) ? cfg.y.filter(function (y) { return typeof y === "string"; }) : [];
+    var rows = combine(filtered(cfg.data, cfg.filter).map(function (r) { return r.row; }), cfg.x, ys);
     var kind = ["line", "bar", "area", "pie"].indexOf(cfg.kind) >= 0 ? cfg.kind : "bar";
     var colors = chartColors();
     var labels = rows.map(function (r) { return format(r[cfg.x]); });
