@@ -1,0 +1,113 @@
+"""A column's type, guessed from its cells or chosen by the designer, and its cells converted.
+
+Guessing tries boolean, number, then date, and takes the first that reads every non-missing
+cell; otherwise the column is a category (few distinct values: at most 50, and at most a fifth
+of its cells) or text. So an inferred type never fails a cell. A type the designer chooses
+is strict: a cell that does not read as that type is an error naming its row and column, and
+the correction is refused; only cells that are missing (blank, "NA", "null", ...) in a typed
+column become missing. Never silently: the same rule at upload and on correction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from studio.services.datasets.cells import (
+    Cell,
+    DateOrder,
+    RawCell,
+    as_text,
+    date_order,
+    is_missing,
+    parse_boolean,
+    parse_date,
+    parse_number,
+)
+from studio.services.datasets.limits import DatasetRejected
+from ui4a.tables import COLUMN_TYPES, ColumnType
+
+CATEGORY_MAX_VALUES = 50
+CATEGORY_MAX_SHARE = 0.2
+_WHAT = {"number": "a number", "date": "a date", "boolean": "true/false or yes/no"}
+
+
+@dataclass(frozen=True)
+class CellLocation:
+    """Says where a cell is, in the designer's terms: "row 17, column "Price""."""
+
+    first_row: int  # the source's number for the first data row
+    label: str
+
+    def at(self, index: int, *, capital: bool = False) -> str:
+        return f'{"Row" if capital else "row"} {self.first_row + index}, column "{self.label}"'
+
+
+def _reader(kind: ColumnType, values: Sequence[RawCell]) -> Callable[[RawCell], Cell]:
+    if kind == "number":
+        return parse_number
+    if kind == "boolean":
+        return parse_boolean
+    if kind == "date":
+        order: DateOrder = date_order(list(values))
+        return lambda value: parse_date(value, order)
+    return as_text
+
+
+def _reads_all(kind: ColumnType, values: Sequence[RawCell]) -> bool:
+    read = _reader(kind, values)
+    return all(read(value) is not None for value in values if not is_missing(value))
+
+
+def infer_type(values: Sequence[RawCell]) -> ColumnType:
+    present = [v for v in values if not is_missing(v)]
+    if not present:
+        return "text"
+    for kind in ("boolean", "number", "date"):
+        if _reads_all(kind, present):
+            return kind
+    texts = [as_text(v) for v in values if v is not None and as_text(v) != ""]
+    distinct = len(set(texts))
+    if distinct <= CATEGORY_MAX_VALUES and distinct <= CATEGORY_MAX_SHARE * len(texts):
+        return "category"
+    return "text"
+
+
+def convert_column(
+    values: Sequence[RawCell], kind: ColumnType, *, where: CellLocation
+) -> list[Cell]:
+    """Every cell as `kind`, or DatasetRejected naming the first cell that is not one."""
+    if kind not in COLUMN_TYPES:
+        raise DatasetRejected(
+            "invalid_type",
+            f"{kind!r} is not a column type; choose one of {', '.join(COLUMN_TYPES)}.",
+            param="type",
+        )
+    if kind in ("text", "category"):
+        return [None if value is None or value == "" else as_text(value) for value in values]
+    read = _reader(kind, values)
+    cells: list[Cell] = []
+    failed: list[int] = []
+    for index, value in enumerate(values):
+        if is_missing(value):
+            cells.append(None)
+            continue
+        cell = read(value)
+        if cell is None:
+            failed.append(index)
+        cells.append(cell)
+    if failed:
+        first = failed[0]
+        shown = as_text(values[first]) or ""
+        shown = shown if len(shown) <= 40 else shown[:39] + "…"
+        more = (
+            f" ({len(failed) - 1} more cells of this column are not either)"
+            if len(failed) > 1
+            else ""
+        )
+        raise DatasetRejected(
+            "bad_cell",
+            f'{where.at(first, capital=True)}: "{shown}" is not {_WHAT[kind]}, so the column '
+            f"cannot be {kind}{more}. Fix the file, or keep the column as text.",
+            param="type",
+        )
+    return cells

@@ -1,0 +1,145 @@
+"""The data panel's JSON endpoints: list a project's datasets, upload a file or paste a table
+(a new dataset, or a new version of the one with that name), preview rows, correct a column's
+type, rename, delete.
+
+The project's owner only, like the rest of `/p/<uuid>/...`: a visitor gets 401, anyone else a
+404 as for a project that does not exist. Errors are `{"error": {"code", "message"}}`; a
+refused upload's message names the problem and, where there is one, the row and column."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_POST
+
+from studio.errors import InvalidRequest, NotAuthenticated
+from studio.services.datasets import (
+    dataset_column_type_set,
+    dataset_delete,
+    dataset_of_project,
+    dataset_paste,
+    dataset_preview,
+    dataset_rename,
+    dataset_upload,
+    datasets_of_project,
+)
+from studio.services.datasets.limits import DatasetRejected
+from studio.web.projects_api import _body, _error, _project, _signed_in
+from studio.web.request_body import body_within
+from studio.web.uploads import install_budget, too_large
+
+PASTE_SLACK = 4096  # the JSON around the pasted text
+
+
+def _saved(project: Any, name: str) -> dict[str, Any]:
+    return {"dataset": name, **datasets_of_project(project=project)}
+
+
+@require_GET
+@_signed_in
+def datasets(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
+    return datasets_of_project(project=_project(request, project_id))
+
+
+@csrf_exempt
+@require_POST
+def upload(request: HttpRequest, project_id: uuid.UUID) -> JsonResponse:
+    """Multipart: `file`, and optionally `name` (the dataset to add a version to)."""
+    limit = settings.MACARON_DATASET_MAX_BYTES
+    try:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("not_signed_in", "Sign in to use the studio.")
+        _project(request, project_id)  # before reading a byte of a stranger's upload
+        budget = install_budget(request, limit)
+    except InvalidRequest as exc:
+        return _error(exc)
+    return _upload_checked(request, project_id, budget)
+
+
+@csrf_protect
+@_signed_in
+def _upload_checked(request: HttpRequest, project_id: uuid.UUID, budget: Any) -> dict[str, Any]:
+    project = _project(request, project_id)
+    upload = request.FILES.get("file")
+    if budget.exceeded:
+        raise too_large(budget.limit)
+    if upload is None:
+        raise DatasetRejected("no_file", "Choose a file to upload.", param="file")
+    data = upload.read(budget.limit + 1)
+    if len(data) > budget.limit:
+        raise too_large(budget.limit, upload.size)
+    version = dataset_upload(
+        project=project,
+        filename=upload.name or "upload",
+        data=data,
+        name=request.POST.get("name"),
+        author=request.user,
+    )
+    return _saved(project, version.dataset.name)
+
+
+@require_POST
+@_signed_in
+def paste(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
+    """JSON: `text` (the table), optionally `name`."""
+    project = _project(request, project_id)
+    body_within(request, settings.MACARON_DATASET_MAX_BYTES + PASTE_SLACK)
+    body = _body_large(request)
+    version = dataset_paste(
+        project=project, text=body.get("text"), name=body.get("name"), author=request.user
+    )
+    return _saved(project, version.dataset.name)
+
+
+def _body_large(request: HttpRequest) -> dict[str, Any]:
+    """The JSON body; its size was checked against the paste limit already."""
+    try:
+        data = json.loads(request.body)
+    except ValueError:
+        raise InvalidRequest("bad_request", "The request body is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise InvalidRequest("bad_request", "The request body must be a JSON object.")
+    return data
+
+
+@require_GET
+@_signed_in
+def rows(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, Any]:
+    dataset = dataset_of_project(project=_project(request, project_id), name=name)
+    return dataset_preview(dataset=dataset)
+
+
+@require_POST
+@_signed_in
+def column_type(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, Any]:
+    """JSON: `column` (its name) and `type`; a new version, or the cell that does not convert."""
+    project = _project(request, project_id)
+    dataset = dataset_of_project(project=project, name=name)
+    body = _body(request)
+    version = dataset_column_type_set(
+        dataset=dataset, column=body.get("column"), kind=body.get("type"), author=request.user
+    )
+    return {**_saved(project, dataset.name), "preview": dataset_preview(dataset=version.dataset)}
+
+
+@require_POST
+@_signed_in
+def rename(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, Any]:
+    project = _project(request, project_id)
+    dataset = dataset_rename(
+        dataset=dataset_of_project(project=project, name=name), name=_body(request).get("name")
+    )
+    return _saved(project, dataset.name)
+
+
+@require_POST
+@_signed_in
+def delete(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, Any]:
+    project = _project(request, project_id)
+    dataset_delete(dataset=dataset_of_project(project=project, name=name))
+    return datasets_of_project(project=project)
