@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import pytest
 import xlsxwriter
 
-from studio.services.datasets.cells import parse_date, parse_number
+from studio.services.datasets.cells import Cell, parse_date, parse_number
 from studio.services.datasets.column_types import CellLocation, convert_column, infer_type
 from studio.services.datasets.limits import DatasetLimits, DatasetRejected, DatasetTooLarge
 from studio.services.datasets.names import column_names, dataset_name_from_file, identifier
@@ -319,7 +319,7 @@ def test_windows_1252_and_utf8_with_a_bom_are_text() -> None:
 
 
 def test_rows_are_stored_compactly_and_read_back_as_dicts() -> None:
-    rows = [["2025-01-02", "North", 1.5, True, None]] * 3
+    rows: list[list[Cell]] = [["2025-01-02", "North", 1.5, True, None]] * 3
     blob = rows_encode(rows)
     assert rows_decode(blob) == rows
     stored = StoredRows(["d", "r", "v", "p", "n"], rows_decode(blob))
