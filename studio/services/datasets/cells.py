@@ -65,7 +65,9 @@ def as_text(value: RawCell) -> str | None:
     return str(value)
 
 
-def parse_number(value: RawCell) -> int | float | None:
+def parse_number(value: RawCell, *, codes_are_text: bool = True) -> int | float | None:
+    """`codes_are_text`: "00123" is a code (a zip, an id), not 123; off once the designer
+    has said the column is a number."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -81,8 +83,8 @@ def parse_number(value: RawCell) -> int | float | None:
     if not match or not (match["int"] or (match["frac"] or "").strip(".")):
         return None
     digits = match["int"].replace(",", "")
-    if len(digits) > 1 and digits[0] == "0":
-        return None  # "00123" is a code (a zip, an id), not 123
+    if codes_are_text and len(digits) > 1 and digits[0] == "0":
+        return None
     if not match["frac"] and not match["exp"]:
         return int(match["sign"] + digits)
     number = float(match["sign"] + (digits or "0") + (match["frac"] or "") + (match["exp"] or ""))

@@ -42,9 +42,11 @@ class CellLocation:
         return f'{"Row" if capital else "row"} {self.first_row + index}, column "{self.label}"'
 
 
-def _reader(kind: ColumnType, values: Sequence[RawCell]) -> Callable[[RawCell], Cell]:
+def _reader(
+    kind: ColumnType, values: Sequence[RawCell], *, chosen: bool = False
+) -> Callable[[RawCell], Cell]:
     if kind == "number":
-        return parse_number
+        return lambda value: parse_number(value, codes_are_text=not chosen)
     if kind == "boolean":
         return parse_boolean
     if kind == "date":
@@ -84,7 +86,7 @@ def convert_column(
         )
     if kind in ("text", "category"):
         return [None if value is None or value == "" else as_text(value) for value in values]
-    read = _reader(kind, values)
+    read = _reader(kind, values, chosen=True)
     cells: list[Cell] = []
     failed: list[int] = []
     for index, value in enumerate(values):
