@@ -21,6 +21,7 @@ const PATHS = {
   hand: "M8 13V5.5a1.5 1.5 0 0 1 3 0V12M11 11.5v-2a1.5 1.5 0 0 1 3 0V12M14 10.5a1.5 1.5 0 0 1 3 0V12M17 11.5a1.5 1.5 0 0 1 3 0V16a6 6 0 0 1-6 6h-2a6 6 0 0 1-5-2.7L4 15a1.5 1.5 0 0 1 2.5-1.6L8 15",
   stop: "M7 7h10v10H7z",
   back: "M15 6l-6 6 6 6",
+  upload: "M12 16V4M7 9l5-5 5 5M5 20h14",
 };
 
 export function Icon({ name, size = 16 }) {

@@ -26,6 +26,7 @@ from studio.services.datasets import (
     dataset_preview,
     dataset_rename,
     dataset_upload,
+    dataset_limits,
     datasets_of_project,
 )
 from studio.services.datasets.limits import DatasetRejected
@@ -43,7 +44,16 @@ def _saved(project: Any, name: str) -> dict[str, Any]:
 @require_GET
 @_signed_in
 def datasets(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
-    return datasets_of_project(project=_project(request, project_id))
+    """The datasets, and the limits (the page checks a file's size before sending it)."""
+    limits = dataset_limits()
+    return {
+        **datasets_of_project(project=_project(request, project_id)),
+        "limits": {
+            "max_bytes": limits.max_bytes,
+            "max_rows": limits.max_rows,
+            "max_columns": limits.max_columns,
+        },
+    }
 
 
 @csrf_exempt
