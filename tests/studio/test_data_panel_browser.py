@@ -21,7 +21,8 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SALES = "date,region,revenue,<img src=x onerror=window.pwned=1>\n" + "".join(
-    f"2025-03-{day:02},{'North' if day % 3 else 'South'},{day * 10},x{day}\n" for day in range(1, 29)
+    f"2025-03-{day:02},{'North' if day % 3 else 'South'},{day * 10},x{day}\n"
+    for day in range(1, 29)
 )
 
 
@@ -65,7 +66,9 @@ def test_it_uploads_previews_and_corrects_a_dataset(
     page.screenshot(path="test-artifacts/data-panel-preview.png")
 
     dialog.get_by_label("Type of region").select_option("number")
-    expect(dialog.get_by_role("alert")).to_contain_text('Row 2, column "region": "North" is not a number')
+    expect(dialog.get_by_role("alert")).to_contain_text(
+        'Row 2, column "region": "North" is not a number'
+    )
     dialog.get_by_label("Type of revenue").select_option("text")
     expect(dialog.get_by_text("Version 2")).to_be_visible()
     assert DatasetVersion.objects.filter(number=2).get().columns[2]["type"] == "text"
