@@ -21,12 +21,12 @@ from studio.errors import InvalidRequest, NotAuthenticated
 from studio.services.datasets import (
     dataset_column_type_set,
     dataset_delete,
+    dataset_limits,
     dataset_of_project,
     dataset_paste,
     dataset_preview,
     dataset_rename,
     dataset_upload,
-    dataset_limits,
     datasets_of_project,
 )
 from studio.services.datasets.limits import DatasetRejected
