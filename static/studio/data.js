@@ -169,8 +169,8 @@ function Preview({ project, name, onChanged, onClose }) {
     </div>
     <p class="data-foot">${preview.rows.length < version.row_count
       ? `Showing the first ${preview.rows.length} of ${plural(version.row_count, "row")}.`
-      : `All ${plural(version.row_count, "row")}.`} Specs refer to this dataset as <code>${name}</code>
-      and to each column by its name (shown under its header where it differs); views get the real
+      : `All ${plural(version.row_count, "row")}.`} Specs refer to this dataset as <code>${name}</code> and
+      to each column by its name (shown under its header where it differs); views get the real
       rows when they are drawn.</p>`}
   </dialog>`;
 }

@@ -98,3 +98,19 @@ def test_a_pasted_table_and_a_bad_file_in_place(
     )
     expect(panel.get_by_role("listitem")).to_have_count(1)
     page.screenshot(path="test-artifacts/data-panel-error.png")
+
+
+def test_the_dataset_dialog_fits_a_narrow_window(
+    page: Page, live_server: Any, project: Project
+) -> None:
+    from studio.services.datasets import dataset_upload
+
+    dataset_upload(project=project, filename="sales.csv", data=SALES.encode())
+    page.set_viewport_size({"width": 420, "height": 800})
+    open_project(page, live_server, project)
+    page.get_by_role("button", name="sales").click()
+    dialog = page.get_by_role("dialog", name="Dataset sales")
+    expect(dialog.get_by_label("Type of revenue")).to_be_visible()
+    box = dialog.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 420
+    page.screenshot(path="test-artifacts/data-panel-narrow.png")
