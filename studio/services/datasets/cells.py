@@ -46,14 +46,23 @@ _TRUE = frozenset({"true", "yes"})
 _FALSE = frozenset({"false", "no"})
 
 
+_MARK_MAX_CHARS = max(len(mark) for mark in MISSING_MARKS)
+
+
 def is_missing(value: RawCell) -> bool:
-    return value is None or (isinstance(value, str) and value.strip().lower() in MISSING_MARKS)
+    if value is None:
+        return True
+    if not isinstance(value, str):
+        return False
+    if len(value) > _MARK_MAX_CHARS and not value[0].isspace() and not value[-1].isspace():
+        return False  # the usual cell, decided without copying it
+    return value.strip().lower() in MISSING_MARKS
 
 
 def as_text(value: RawCell) -> str | None:
     """A cell as text: what a text or category column stores."""
-    if value is None:
-        return None
+    if value is None or isinstance(value, str):
+        return value
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dt.datetime):
@@ -127,6 +136,8 @@ def date_order(values: list[RawCell]) -> DateOrder:
     """Day first when some date's first part cannot be a month (31/01/2025), month first when
     some second part cannot (01/31/2025); month first when every date reads either way."""
     for value in values:
+        if not isinstance(value, str) or value[:4].isdigit():
+            continue  # ISO, or not text: says nothing about the order
         parts = slashed_parts(value)
         if parts and parts[0] > 12:
             return "dmy"

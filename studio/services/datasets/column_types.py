@@ -22,6 +22,7 @@ from studio.services.datasets.cells import (
     parse_boolean,
     parse_date,
     parse_number,
+    slashed_parts,
 )
 from studio.services.datasets.limits import DatasetRejected
 from ui4a.tables import COLUMN_TYPES, ColumnType
@@ -50,28 +51,58 @@ def _reader(
     if kind == "boolean":
         return parse_boolean
     if kind == "date":
-        order: DateOrder = date_order(list(values))
-        return lambda value: parse_date(value, order)
+        # Day or month first is decided by the whole column, once, and only if it has a
+        # "03/02/2025"-style date at all.
+        orders: list[DateOrder] = []
+
+        def read_date(value: RawCell) -> Cell:
+            if not orders and slashed_parts(value):
+                orders.append(date_order(values))
+            return parse_date(value, orders[0] if orders else "mdy")
+
+        return read_date
     return as_text
 
 
-def _reads_all(kind: ColumnType, values: Sequence[RawCell]) -> bool:
-    read = _reader(kind, values)
-    return all(read(value) is not None for value in values if not is_missing(value))
+def _read_all(read: Callable[[RawCell], Cell], values: Sequence[RawCell]) -> list[Cell] | None:
+    """Every cell read, missing ones as None; None as soon as one does not read."""
+    cells: list[Cell] = []
+    append = cells.append
+    for value in values:
+        if is_missing(value):
+            append(None)
+            continue
+        cell = read(value)
+        if cell is None:
+            return None
+        append(cell)
+    return cells
+
+
+def _texts(values: Sequence[RawCell]) -> list[Cell]:
+    return [None if value is None or value == "" else as_text(value) for value in values]
+
+
+def infer_column(values: Sequence[RawCell]) -> tuple[ColumnType, list[Cell]]:
+    """The column's type and its cells converted, in one pass per type tried."""
+    for kind in ("boolean", "number", "date"):
+        cells = _read_all(_reader(kind, values), values)
+        if cells is not None and any(cell is not None for cell in cells):
+            return kind, cells
+    texts = _texts(values)
+    present = [t for t in texts if t is not None]
+    distinct = len(set(present))
+    if (
+        present
+        and distinct <= CATEGORY_MAX_VALUES
+        and distinct <= CATEGORY_MAX_SHARE * len(present)
+    ):
+        return "category", texts
+    return "text", texts
 
 
 def infer_type(values: Sequence[RawCell]) -> ColumnType:
-    present = [v for v in values if not is_missing(v)]
-    if not present:
-        return "text"
-    for kind in ("boolean", "number", "date"):
-        if _reads_all(kind, present):
-            return kind
-    texts = [as_text(v) for v in values if v is not None and as_text(v) != ""]
-    distinct = len(set(texts))
-    if distinct <= CATEGORY_MAX_VALUES and distinct <= CATEGORY_MAX_SHARE * len(texts):
-        return "category"
-    return "text"
+    return infer_column(values)[0]
 
 
 def convert_column(
@@ -85,7 +116,7 @@ def convert_column(
             param="type",
         )
     if kind in ("text", "category"):
-        return [None if value is None or value == "" else as_text(value) for value in values]
+        return _texts(values)
     read = _reader(kind, values, chosen=True)
     cells: list[Cell] = []
     failed: list[int] = []

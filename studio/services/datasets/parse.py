@@ -9,7 +9,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from studio.services.datasets.cells import Cell
-from studio.services.datasets.column_types import CellLocation, convert_column, infer_type
+from studio.services.datasets.column_types import infer_column
 from studio.services.datasets.delimited import (
     decode_text,
     read_delimited,
@@ -62,9 +62,8 @@ def typed_table(raw: RawTable, *, source_format: str, detail: str = "") -> Parse
     converted: list[list[Cell]] = []
     for index, (name, label) in enumerate(named):
         values = [row[index] for row in raw.rows]
-        kind = infer_type(values)
-        where = CellLocation(first_row=raw.first_row, label=label)
-        converted.append(convert_column(values, kind, where=where))
+        kind, cells = infer_column(values)
+        converted.append(cells)
         columns.append({"name": name, "label": label, "type": kind, "inferred": kind})
     rows = [list(cells) for cells in zip(*converted, strict=True)]
     return ParsedTable(columns, rows, raw.first_row, source_format, detail)
