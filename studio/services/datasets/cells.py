@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 RawCell = str | int | float | bool | dt.date | dt.datetime | dt.time | dt.timedelta | None
@@ -132,7 +133,7 @@ def slashed_parts(value: RawCell) -> tuple[int, int] | None:
     return None
 
 
-def date_order(values: list[RawCell]) -> DateOrder:
+def date_order(values: Sequence[RawCell]) -> DateOrder:
     """Day first when some date's first part cannot be a month (31/01/2025), month first when
     some second part cannot (01/31/2025); month first when every date reads either way."""
     for value in values:
