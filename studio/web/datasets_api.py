@@ -17,7 +17,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
-from studio.errors import InvalidRequest, NotAuthenticated
+from studio.errors import InvalidRequest, NotAuthenticated, TooLarge
 from studio.services.datasets import (
     dataset_column_type_set,
     dataset_delete,
@@ -29,12 +29,11 @@ from studio.services.datasets import (
     dataset_upload,
     datasets_of_project,
 )
-from studio.services.datasets.limits import DatasetRejected
+from studio.services.datasets.limits import DatasetRejected, megabytes
+from studio.services.datasets.writes import PASTE_MAX_BYTES
 from studio.web.projects_api import _body, _error, _project, _signed_in
 from studio.web.request_body import body_within
 from studio.web.uploads import install_budget, too_large
-
-PASTE_SLACK = 4096  # the JSON around the pasted text
 
 
 def _saved(project: Any, name: str) -> dict[str, Any]:
@@ -98,7 +97,14 @@ def _upload_checked(request: HttpRequest, project_id: uuid.UUID, budget: Any) ->
 def paste(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
     """JSON: `text` (the table), optionally `name`."""
     project = _project(request, project_id)
-    body_within(request, settings.MACARON_DATASET_MAX_BYTES + PASTE_SLACK)
+    try:  # the service checks the text itself against PASTE_MAX_BYTES
+        body_within(request, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    except TooLarge:
+        raise TooLarge(
+            "file_too_large",
+            f"A pasted table is limited to {megabytes(PASTE_MAX_BYTES)}; upload a larger one "
+            "as a file.",
+        ) from None
     body = _body_large(request)
     version = dataset_paste(
         project=project, text=body.get("text"), name=body.get("name"), author=request.user

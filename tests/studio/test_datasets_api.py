@@ -165,6 +165,17 @@ def test_a_pasted_table_becomes_a_dataset(signed_in: Client, project: Project) -
         signed_in, f"/p/{project.id}/datasets/paste", {"text": "a\n1\n", "name": "My Data"}
     )
     assert 'for example "my_data"' in bad_name.json()["error"]["message"]
+    too_big = post(signed_in, f"/p/{project.id}/datasets/paste", {"text": "a\n" + "1\n" * 600_000})
+    assert too_big.status_code == 413
+    assert too_big.json()["error"]["message"].startswith(
+        "The pasted table is 1.1 MB; the limit is 1 MB"
+    )
+    huge = post(signed_in, f"/p/{project.id}/datasets/paste", {"text": "a\n" + "1\n" * 2_000_000})
+    assert (
+        huge.status_code == 413
+        and "upload a larger one as a file" in huge.json()["error"]["message"]
+    )
+    assert versions_of(project) == [("stock", 1, 2)]
 
 
 def test_the_preview_shows_the_first_50_rows(signed_in: Client, project: Project) -> None:

@@ -45,4 +45,11 @@ class DatasetTooLarge(TooLarge):
 
 
 def megabytes(size: int) -> str:
-    return f"{size / (1024 * 1024):.0f} MB" if size >= 1024 * 1024 else f"{size:,} bytes"
+    """ "20 MB", "1.1 MB", "1,000 bytes": never rounded so that a size over a limit reads as
+    equal to it."""
+    mb = 1024 * 1024
+    if size < mb:
+        return f"{size:,} bytes"
+    if size % mb == 0 or size >= 100 * mb:
+        return f"{size / mb:,.0f} MB"
+    return f"{size / mb:.1f} MB"

@@ -46,11 +46,11 @@ def _extension(filename: str) -> str:
     return "." + name.rsplit(".", 1)[1] if "." in name else ""
 
 
-def _check_size(size: int, limits: DatasetLimits) -> None:
+def _check_size(size: int, limits: DatasetLimits, *, what: str = "The file") -> None:
     if size > limits.max_bytes:
         raise DatasetTooLarge(
             "file_too_large",
-            f"The file is {megabytes(size)}; the limit is {megabytes(limits.max_bytes)}.",
+            f"{what} is {megabytes(size)}; the limit is {megabytes(limits.max_bytes)}.",
         )
     if size == 0:
         raise DatasetRejected("empty_file", "The file is empty: there is no table in it.")
@@ -97,7 +97,7 @@ def parse_paste(text: str, *, limits: DatasetLimits) -> ParsedTable:
     size = len(text.encode("utf-8"))
     if not text.strip():
         raise DatasetRejected("empty_file", "Paste a table first: the text is empty.", param="text")
-    _check_size(size, limits)
+    _check_size(size, limits, what="The pasted table")
     if "\x00" in text:
         raise DatasetRejected("not_text", "The pasted text has binary data in it.", param="text")
     separator = sniff_separator(text, "\t" if "\t" in text.split("\n", 1)[0] else ",")

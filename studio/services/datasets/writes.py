@@ -6,6 +6,7 @@ so a refused or failed upload changes nothing: earlier datasets and versions sta
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -21,6 +22,9 @@ from studio.services.datasets.storage import ROWS_CACHE, rows_encode
 from ui4a.tables import COLUMN_TYPES
 
 PASTED_SOURCE = "pasted table"
+# A clipboard's table; larger ones come as files. Its JSON body (tabs and newlines escaped)
+# stays under Django's 2.5 MB cap on a body that is not a file.
+PASTE_MAX_BYTES = 1024 * 1024
 
 
 def _version_add(
@@ -84,7 +88,9 @@ def dataset_paste(
 ) -> DatasetVersion:
     if not isinstance(text, str):
         raise DatasetRejected("invalid_text", "Paste the table as text.", param="text")
-    parsed = parse_paste(text, limits=dataset_limits())
+    limits = dataset_limits()
+    limits = replace(limits, max_bytes=min(limits.max_bytes, PASTE_MAX_BYTES))
+    parsed = parse_paste(text, limits=limits)
     return _version_add(
         project=project,
         name=_target_name(name, "pasted"),
