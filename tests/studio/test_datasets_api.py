@@ -252,17 +252,17 @@ def test_project_tables_hold_each_current_version_and_profiles_match_the_prompt_
     dataset_upload(project=project, filename="sales.csv", data=b"date,revenue\n2025-04-01,5\n")
     dataset_upload(project=project, filename="stores.json", data=b'[{"city": "Oslo"}]')
     ROWS_CACHE.clear()
-    tables = project_tables(project=project)
+    tables = project_tables(project)
     assert sorted(tables) == ["sales", "stores"]
     sales = tables["sales"]
     assert [(c.name, c.type) for c in sales.columns] == [("date", "date"), ("revenue", "number")]
     assert list(sales.rows) == [{"date": "2025-04-01", "revenue": 5}]
     prompt = "a dashboard of revenue by month"
     expected = prompt_with_tables(prompt, [tables["sales"], tables["stores"]])
-    assert project_prompt_with_tables(project=project, prompt=prompt) == expected
-    assert project_profiles_text(project=project).startswith('Dataset "sales" (1 rows):')
+    assert project_prompt_with_tables(project, prompt) == expected
+    assert project_profiles_text(project).startswith('Dataset "sales" (1 rows):')
     empty = Project.objects.create(name="empty")
-    assert project_prompt_with_tables(project=empty, prompt=prompt) == prompt
+    assert project_prompt_with_tables(empty, prompt) == prompt
 
 
 def test_a_big_table_is_decoded_once_per_process(
@@ -272,7 +272,19 @@ def test_a_big_table_is_decoded_once_per_process(
     dataset_upload(project=project, filename="big.csv", data=("day,n\n" + rows).encode())
     ROWS_CACHE.clear()
     with django_assert_num_queries(2):  # the current versions, then the rows once
-        assert len(project_tables(project=project)["big"].rows) == 20_000
+        assert len(project_tables(project)["big"].rows) == 20_000
     with django_assert_num_queries(1):  # the current versions only: rows come from the cache
-        table = project_tables(project=project)["big"]
+        table = project_tables(project)["big"]
         assert sum(row["n"] for row in table.rows) == sum(range(20_000))
+
+
+def test_the_admin_lists_datasets_and_their_versions_without_rows(
+    client: Client, project: Project
+) -> None:
+    dataset_upload(project=project, filename="sales.csv", data=SALES.encode())
+    client.force_login(User.objects.create_superuser("root"))
+    listing = client.get("/admin/studio/dataset/")
+    assert listing.status_code == 200 and b"sales" in listing.content
+    dataset = Dataset.objects.get()
+    page = client.get(f"/admin/studio/dataset/{dataset.pk}/change/")
+    assert page.status_code == 200 and b"uploaded sales.csv (comma-separated)" in page.content

@@ -107,7 +107,7 @@ def dataset_preview(*, dataset: Dataset, limit: int = PREVIEW_ROWS) -> dict[str,
     return {"name": dataset.name, "version": version_summary(version), "rows": rows[:limit]}
 
 
-def project_tables(*, project: Project) -> dict[str, Table]:
+def project_tables(project: Project) -> dict[str, Table]:
     """The current version of each of the project's datasets, by name, for resolving a spec's
     queries (`ui4a.resolve_data`). Rows are read on demand from the per-process cache."""
     return {name: version_table(name, version) for name, version in _current_versions(project)}
@@ -138,17 +138,17 @@ class _ProfileCache:
 PROFILES = _ProfileCache()
 
 
-def project_profiles_text(*, project: Project) -> str:
+def project_profiles_text(project: Project) -> str:
     """What the ui expert is told about the project's datasets ("" when it has none): each
     one's name, columns, types, ranges and a few sample values; never the rows."""
     return "\n".join(PROFILES.get(name, version) for name, version in _current_versions(project))
 
 
-def project_prompt_with_tables(*, project: Project, prompt: str) -> str:
+def project_prompt_with_tables(project: Project, prompt: str) -> str:
     """The user turn for the ui expert: the datasets' profiles, then the prompt (unchanged
     when the project has no datasets). The same text as `ui4a.tables.prompt_with_tables`
     (a test holds them equal), with each profile cached by version."""
-    profiles = project_profiles_text(project=project)
+    profiles = project_profiles_text(project)
     if not profiles:
         return prompt
     return f"{profiles}\n\n{prompt}"
