@@ -275,7 +275,9 @@ class DatasetVersion(models.Model):
     row_count = models.PositiveIntegerField()
     # The source's number for the first data row (2 under a header row, 1 for JSON records),
     # so messages about row N name the row the designer sees in their file.
-    first_row = models.PositiveSmallIntegerField(default=2)
+    first_row = models.PositiveIntegerField(default=2)
+    # Blank rows skipped on the way in, as [[index of the stored row after them, how many]].
+    row_gaps = models.JSONField(default=list, blank=True)
     rows = models.BinaryField()
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -161,7 +161,7 @@ function Preview({ project, name, onChanged, onClose }) {
         </tr></thead>
         <tbody>
           ${preview.rows.map((row, i) => html`<tr key=${i}>
-            <th scope="row" class="row-number">${version.first_row + i}</th>
+            <th scope="row" class="row-number">${preview.row_numbers ? preview.row_numbers[i] : version.first_row + i}</th>
             ${row.map((value, j) => html`<${Cell} value=${value} type=${columns[j].type} />`)}
           </tr>`)}
         </tbody>

@@ -17,6 +17,7 @@ from studio.services.datasets.column_types import CellLocation, convert_column, 
 from studio.services.datasets.limits import DatasetLimits, DatasetRejected, DatasetTooLarge
 from studio.services.datasets.names import column_names, dataset_name_from_file, identifier
 from studio.services.datasets.parse import ParsedTable, parse_paste, parse_upload
+from studio.services.datasets.row_numbers import RowNumbering
 from studio.services.datasets.storage import RowsCache, StoredRows, rows_decode, rows_encode
 
 LIMITS = DatasetLimits(
@@ -82,7 +83,7 @@ def test_it_reads_a_csv_with_typed_columns_and_clean_names() -> None:
     assert table.rows[0] == ["2025-03-02", "North", 1200.5, True, "first order"]
     # "NaN" in a number column and an empty note are missing, not text or zero.
     assert table.rows[2][2] is None and table.rows[1][4] is None
-    assert table.first_row == 2 and table.source_format == "csv"
+    assert table.numbering.first == 2 and table.source_format == "csv"
 
 
 def test_a_tsv_and_a_semicolon_csv_are_told_by_their_separators() -> None:
@@ -106,7 +107,7 @@ def test_it_reads_json_records_and_column_tables() -> None:
     records = upload(json.dumps([{"a": 1, "b": "x"}, {"a": 2.5, "c": True}]), "d.json")
     assert [c["name"] for c in records.columns] == ["a", "b", "c"]
     assert records.rows == [[1, "x", None], [2.5, None, True]]
-    assert records.first_row == 1
+    assert records.numbering.first == 1
     table = upload(
         '{"columns": ["when", "n"], "rows": [["2025-01-02", 1], ["2025-01-03", null]]}', "t.json"
     )
@@ -140,7 +141,7 @@ def test_it_reads_the_first_sheet_of_an_xlsx_where_its_table_starts() -> None:
     table = upload(data, "book.xlsx")
     assert types(table) == {"day": "date", "units": "number", "store": "text"}
     assert table.rows == [["2025-01-02", 3, "Oslo"], ["2025-01-03", 2.5, "Bergen"]]
-    assert table.first_row == 4  # the sheet's own row number, under a header on row 3
+    assert table.numbering.first == 4  # the sheet's own row number, under a header on row 3
     assert table.detail == 'sheet "Q1 sales"'
 
 
@@ -208,7 +209,7 @@ def test_numbers_are_finite_or_not_numbers(text: str, expected: object) -> None:
 def test_a_column_with_an_infinite_number_is_text_and_cannot_be_made_a_number() -> None:
     table = upload("id,amount\na,1\nb,1e400\nc,3\nd,4\ne,5\nf,6\n")
     assert types(table)["amount"] == "text"
-    where = CellLocation(first_row=table.first_row, label="amount")
+    where = CellLocation(numbering=table.numbering, label="amount")
     with pytest.raises(DatasetRejected) as caught:
         convert_column([r[1] for r in table.rows], "number", where=where)
     assert caught.value.message.startswith('Row 3, column "amount": "1e400" is not a number')
@@ -223,7 +224,7 @@ def test_inference_picks_category_only_for_few_repeated_values() -> None:
 
 
 def test_retyping_converts_cells_or_names_the_first_that_does_not_convert() -> None:
-    where = CellLocation(first_row=2, label="Score")
+    where = CellLocation(numbering=RowNumbering(2), label="Score")
     assert convert_column(["1", "2.5", "", "NA"], "number", where=where) == [1, 2.5, None, None]
     assert convert_column([1, 2.5, None], "text", where=where) == ["1", "2.5", None]
     with pytest.raises(DatasetRejected) as caught:
@@ -311,6 +312,14 @@ def test_trailing_empty_cells_and_blank_rows_are_not_ragged() -> None:
     table = upload("a,b,,\n1,2,,\n\n3,4\n")
     assert [c["name"] for c in table.columns] == ["a", "b"]
     assert table.rows == [[1, 2], [3, 4]]
+
+
+def test_rows_keep_their_file_numbers_across_skipped_blank_rows() -> None:
+    table = upload("\n\nn,code\n1,5\n\n\n2,abc\n,\n3,7\n")
+    assert table.numbering.numbers(3) == [4, 7, 9]
+    where = CellLocation(numbering=table.numbering, label="code")
+    with pytest.raises(DatasetRejected, match=r'^Row 7, column "code": "abc"'):
+        convert_column([r[1] for r in table.rows], "number", where=where)
 
 
 def test_windows_1252_and_utf8_with_a_bom_are_text() -> None:

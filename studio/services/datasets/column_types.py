@@ -25,6 +25,7 @@ from studio.services.datasets.cells import (
     slashed_parts,
 )
 from studio.services.datasets.limits import DatasetRejected
+from studio.services.datasets.row_numbers import RowNumbering
 from ui4a.tables import COLUMN_TYPES, ColumnType
 
 CATEGORY_MAX_VALUES = 50
@@ -36,11 +37,12 @@ _WHAT = {"number": "a number", "date": "a date", "boolean": "true/false or yes/n
 class CellLocation:
     """Says where a cell is, in the designer's terms: "row 17, column "Price""."""
 
-    first_row: int  # the source's number for the first data row
+    numbering: RowNumbering
     label: str
 
     def at(self, index: int, *, capital: bool = False) -> str:
-        return f'{"Row" if capital else "row"} {self.first_row + index}, column "{self.label}"'
+        row = self.numbering.number(index)
+        return f'{"Row" if capital else "row"} {row}, column "{self.label}"'
 
 
 def _reader(

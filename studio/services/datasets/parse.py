@@ -25,6 +25,7 @@ from studio.services.datasets.limits import (
 )
 from studio.services.datasets.names import column_names
 from studio.services.datasets.raw import RawTable
+from studio.services.datasets.row_numbers import RowNumbering
 from studio.services.datasets.spreadsheet import read_spreadsheet
 
 TEXT_SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
@@ -36,7 +37,7 @@ FORMATS_HINT = "Upload CSV, TSV, JSON or XLSX, or paste the table."
 class ParsedTable:
     columns: list[dict[str, Any]]  # {"name", "label", "type", "inferred"}
     rows: list[list[Cell]]
-    first_row: int
+    numbering: RowNumbering
     source_format: str  # csv, tsv, json, xlsx or paste
     detail: str  # how it was read: "semicolon-separated", 'sheet "Q1"'
 
@@ -66,7 +67,7 @@ def typed_table(raw: RawTable, *, source_format: str, detail: str = "") -> Parse
         converted.append(cells)
         columns.append({"name": name, "label": label, "type": kind, "inferred": kind})
     rows = [list(cells) for cells in zip(*converted, strict=True)]
-    return ParsedTable(columns, rows, raw.first_row, source_format, detail)
+    return ParsedTable(columns, rows, raw.numbering, source_format, detail)
 
 
 def parse_upload(data: bytes, filename: str, *, limits: DatasetLimits) -> ParsedTable:

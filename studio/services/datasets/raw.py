@@ -9,13 +9,14 @@ from dataclasses import dataclass
 
 from studio.services.datasets.cells import RawCell, as_text, parse_date, parse_number
 from studio.services.datasets.limits import DatasetLimits, DatasetRejected, DatasetTooLarge
+from studio.services.datasets.row_numbers import RowNumbering
 
 
 @dataclass(frozen=True)
 class RawTable:
     headers: list[str]
     rows: list[list[RawCell]]
-    first_row: int  # the source's number for rows[0] (2 under a header row)
+    numbering: RowNumbering  # each row's number in the source
 
 
 def _blank(cell: RawCell) -> bool:
@@ -80,6 +81,7 @@ def collect(
     max_rows = min(limits.max_rows, limits.max_cells // width)
     kept: list[list[RawCell]] = []
     first_row = header_row + 1
+    gaps: list[tuple[int, int]] = []
     for number, row in rows:
         cells = list(row)
         while len(cells) > width and _blank(cells[-1]):
@@ -88,6 +90,8 @@ def collect(
             continue
         if not kept:
             first_row = number
+        elif (expected := gaps_total(first_row, len(kept), gaps)) != number:
+            gaps.append((len(kept), number - expected))
         if len(cells) != width:
             raise DatasetRejected(
                 "ragged_row",
@@ -109,4 +113,9 @@ def collect(
         kept.append(cells)
     if not kept:
         raise DatasetRejected("no_rows", "The table names its columns but has no rows.")
-    return RawTable(headers=headers, rows=kept, first_row=first_row)
+    return RawTable(headers=headers, rows=kept, numbering=RowNumbering(first_row, tuple(gaps)))
+
+
+def gaps_total(first_row: int, index: int, gaps: list[tuple[int, int]]) -> int:
+    """The source number row `index` would have if no more rows were skipped."""
+    return first_row + index + sum(skipped for _, skipped in gaps)

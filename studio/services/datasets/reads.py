@@ -14,6 +14,7 @@ from typing import Any
 
 from studio.errors import NotFound
 from studio.models import Dataset, DatasetVersion, Project
+from studio.services.datasets.row_numbers import RowNumbering
 from studio.services.datasets.storage import ROWS_CACHE, StoredRows
 from ui4a.tables import Column, Table, profile_text
 
@@ -103,8 +104,14 @@ def dataset_preview(*, dataset: Dataset, limit: int = PREVIEW_ROWS) -> dict[str,
         .select_related("author")
         .get(pk=dataset.current_version_id)
     )
-    rows = _rows_of(version)
-    return {"name": dataset.name, "version": version_summary(version), "rows": rows[:limit]}
+    shown = _rows_of(version)[:limit]
+    numbering = RowNumbering.from_stored(version.first_row, version.row_gaps)
+    return {
+        "name": dataset.name,
+        "version": version_summary(version),
+        "rows": shown,
+        "row_numbers": numbering.numbers(len(shown)),  # as the source file numbers them
+    }
 
 
 def project_tables(project: Project) -> dict[str, Table]:

@@ -18,6 +18,7 @@ from studio.services.datasets.column_types import CellLocation, convert_column
 from studio.services.datasets.limits import DatasetRejected, dataset_limits
 from studio.services.datasets.names import dataset_name_clean, dataset_name_from_file
 from studio.services.datasets.parse import ParsedTable, parse_paste, parse_upload
+from studio.services.datasets.row_numbers import RowNumbering
 from studio.services.datasets.storage import ROWS_CACHE, rows_encode
 from ui4a.tables import COLUMN_TYPES
 
@@ -50,7 +51,8 @@ def _version_add(
             source_format=parsed.source_format,
             columns=parsed.columns,
             row_count=len(parsed.rows),
-            first_row=parsed.first_row,
+            first_row=parsed.numbering.first,
+            row_gaps=parsed.numbering.gaps_json(),
             rows=blob,
             author=author,
         )
@@ -134,13 +136,14 @@ def dataset_column_type_set(
     if spec["type"] == kind:
         return current
     rows = [list(row) for row in ROWS_CACHE.get(current.id, lambda: current.rows)]
-    where = CellLocation(first_row=current.first_row, label=spec.get("label") or spec["name"])
+    numbering = RowNumbering.from_stored(current.first_row, current.row_gaps)
+    where = CellLocation(numbering=numbering, label=spec.get("label") or spec["name"])
     cells = convert_column([row[index] for row in rows], kind, where=where)
     for row, cell in zip(rows, cells, strict=True):
         row[index] = cell
     columns = [dict(c) for c in current.columns]
     columns[index]["type"] = kind
-    parsed = ParsedTable(columns, rows, current.first_row, current.source_format, "")
+    parsed = ParsedTable(columns, rows, numbering, current.source_format, "")
     return _version_add(
         project=dataset.project,
         name=dataset.name,
