@@ -78,3 +78,20 @@ async def test_a_body_within_the_limit_reaches_the_app() -> None:
     app, sent, _ = await call([(b"content-length", b"800")], [b"x" * 400] * 2)
     assert app.bodies == [800]
     assert sent[0]["status"] == 200
+
+
+async def test_the_served_application_refuses_a_200_mb_upload_by_its_header() -> None:
+    from channels.testing import HttpCommunicator
+
+    from studio.web.asgi import application
+
+    communicator = HttpCommunicator(
+        application,
+        "POST",
+        "/p/00000000-0000-0000-0000-000000000000/datasets/upload",
+        body=b"x" * 1024,
+        headers=[(b"host", b"localhost"), (b"content-length", b"209715200")],
+    )
+    response = await communicator.get_response()
+    assert response["status"] == 413
+    assert json.loads(response["body"])["error"]["code"] == "request_too_large"
