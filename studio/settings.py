@@ -148,6 +148,7 @@ MACARON_DATASET_MAX_ROWS = int(os.environ.get("MACARON_DATASET_MAX_ROWS", "10000
 MACARON_DATASET_MAX_COLUMNS = int(os.environ.get("MACARON_DATASET_MAX_COLUMNS", "100"))
 MACARON_DATASET_MAX_CELLS = int(os.environ.get("MACARON_DATASET_MAX_CELLS", "2000000"))
 MACARON_DATASET_MAX_CELL_CHARS = int(os.environ.get("MACARON_DATASET_MAX_CELL_CHARS", "10000"))
+MACARON_DATASETS_PER_PROJECT = int(os.environ.get("MACARON_DATASETS_PER_PROJECT", "50"))
 
 # The HTTP API (/v1/): which profiles have workers here, and what one key may ask for.
 MACARON_SERVED_PROFILES = os.environ.get(

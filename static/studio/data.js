@@ -42,6 +42,20 @@ function tooLarge(file, limits) {
   return `${file.name} is ${megabytes(file.size)}; files are limited to ${megabytes(limits.max_bytes)}.`;
 }
 
+// What an upload did, in a sentence: a new dataset or a new version, and the columns it added
+// or dropped (a view that used a dropped column has nothing to show there).
+export function savedMessage(source, data) {
+  let text = data.version > 1
+    ? `${source} is version ${data.version} of “${data.dataset}”.`
+    : `Added ${source} as “${data.dataset}”.`;
+  const changes = data.changes || {};
+  if (changes.removed && changes.removed.length) {
+    text += ` Columns gone: ${changes.removed.join(", ")}; views that used them show nothing there.`;
+  }
+  if (changes.added && changes.added.length) text += ` New columns: ${changes.added.join(", ")}.`;
+  return text;
+}
+
 function FileButton({ id, label, onFile, disabled }) {
   return html`<label class=${"file-button" + (disabled ? " disabled" : "")} for=${id}>
     <${Icon} name="upload" />${label}
@@ -63,6 +77,7 @@ function Preview({ project, name, onChanged, onClose }) {
   const [busy, setBusy] = useState("");
   const [newName, setNewName] = useState(name);
   const [renameError, setRenameError] = useState("");
+  const [notice, setNotice] = useState("");
   const dialog = useRef(null);
 
   async function load() {
@@ -95,11 +110,12 @@ function Preview({ project, name, onChanged, onClose }) {
   }
 
   async function uploadVersion(file) {
-    setBusy("upload"); setError("");
+    setBusy("upload"); setError(""); setNotice("");
     const result = await dataApi.upload(project, file, name);
     setBusy("");
-    if (!result.ok) { setError(result.error.message); return; }
+    if (!result.ok) { setError(`${file.name}: ${result.error.message}`); return; }
     onChanged(result.data);
+    setNotice(savedMessage(file.name, result.data));
     load();
   }
 
@@ -142,6 +158,7 @@ function Preview({ project, name, onChanged, onClose }) {
     ${renameError && html`<p id="dataset-name-error" class="inline-error" role="alert">${renameError}</p>`}
     ${error && html`<p class="inline-error" role="alert">${error}</p>`}
     ${typeError && html`<p class="inline-error" role="alert">${typeError}</p>`}
+    ${notice && html`<p class="status" role="status">${notice}</p>`}
     ${busy && html`<p class="status" role="status">${busy === "upload" ? "Uploading…" : "Saving…"}</p>`}
     ${!preview && !error && html`<p class="status" role="status">Loading rows…</p>`}
     ${preview && html`<div class="table-scroll data-table" tabindex="0" role="region" aria-label="Rows of ${name}">
@@ -207,7 +224,7 @@ export function DataPanel({ project }) {
     setStatus("");
     if (!result.ok) { setError(`${file.name}: ${result.error.message}`); return; }
     changed(result.data);
-    setStatus(`Added ${file.name} as “${result.data.dataset}”.`);
+    setStatus(savedMessage(file.name, result.data));
   }
 
   async function paste(event) {
@@ -218,7 +235,7 @@ export function DataPanel({ project }) {
     if (!result.ok) { setError(result.error.message); return; }
     changed(result.data);
     setPasting(false); setPasteText(""); setPasteName("");
-    setStatus(`Added the pasted table as “${result.data.dataset}”.`);
+    setStatus(savedMessage("The pasted table", result.data));
   }
 
   if (!projectId) return null;

@@ -29,15 +29,24 @@ from studio.services.datasets import (
     dataset_upload,
     datasets_of_project,
 )
+from studio.models import DatasetVersion
 from studio.services.datasets.limits import DatasetRejected, megabytes
+from studio.services.datasets.reads import version_changes
 from studio.services.datasets.writes import PASTE_MAX_BYTES
 from studio.web.projects_api import _body, _error, _project, _signed_in
 from studio.web.request_body import body_within
 from studio.web.uploads import install_budget, too_large
 
 
-def _saved(project: Any, name: str) -> dict[str, Any]:
-    return {"dataset": name, **datasets_of_project(project=project)}
+def _saved(project: Any, version: DatasetVersion) -> dict[str, Any]:
+    """The datasets after a write, and what the new version changed in its columns (a spec
+    that used a removed column shows nothing there)."""
+    return {
+        "dataset": version.dataset.name,
+        "version": version.number,
+        "changes": version_changes(version),
+        **datasets_of_project(project=project),
+    }
 
 
 @require_GET
@@ -89,7 +98,7 @@ def _upload_checked(request: HttpRequest, project_id: uuid.UUID, budget: Any) ->
         name=request.POST.get("name"),
         author=request.user,
     )
-    return _saved(project, version.dataset.name)
+    return _saved(project, version)
 
 
 @require_POST
@@ -109,7 +118,7 @@ def paste(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
     version = dataset_paste(
         project=project, text=body.get("text"), name=body.get("name"), author=request.user
     )
-    return _saved(project, version.dataset.name)
+    return _saved(project, version)
 
 
 def _body_large(request: HttpRequest) -> dict[str, Any]:
@@ -140,7 +149,7 @@ def column_type(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[
     version = dataset_column_type_set(
         dataset=dataset, column=body.get("column"), kind=body.get("type"), author=request.user
     )
-    return {**_saved(project, dataset.name), "preview": dataset_preview(dataset=version.dataset)}
+    return {**_saved(project, version), "preview": dataset_preview(dataset=version.dataset)}
 
 
 @require_POST
@@ -150,7 +159,7 @@ def rename(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, 
     dataset = dataset_rename(
         dataset=dataset_of_project(project=project, name=name), name=_body(request).get("name")
     )
-    return _saved(project, dataset.name)
+    return {"dataset": dataset.name, **datasets_of_project(project=project)}
 
 
 @require_POST

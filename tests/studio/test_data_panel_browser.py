@@ -99,6 +99,15 @@ def test_a_pasted_table_and_a_bad_file_in_place(
     expect(panel.get_by_role("listitem")).to_have_count(1)
     page.screenshot(path="test-artifacts/data-panel-error.png")
 
+    # The same table again with a column dropped: a new version, and the panel says what went.
+    stock = tmp_path / "stock.csv"
+    stock.write_text("product\nBell\nLamp\nBulb\n")
+    panel.get_by_label("Upload").set_input_files(stock)
+    expect(panel.get_by_role("status")).to_contain_text(
+        "stock.csv is version 2 of “stock”. Columns gone: units"
+    )
+    expect(panel.get_by_role("button", name="stock")).to_contain_text("3 rows · 1 column · v2")
+
 
 def test_the_dataset_dialog_fits_a_narrow_window(
     page: Page, live_server: Any, project: Project

@@ -95,6 +95,12 @@ def test_re_uploading_makes_a_new_version_of_the_same_dataset(
     renamed_file = upload(signed_in, project, "april.csv", "x\n1\n", name="sales")
     assert renamed_file.json()["dataset"] == "sales"
     assert versions_of(project) == [("sales", 1, 28), ("sales", 2, 1), ("sales", 3, 1)]
+    assert renamed_file.json()["version"] == 3
+    assert renamed_file.json()["changes"] == {
+        "added": ["x"],
+        "removed": ["date", "revenue"],
+        "retyped": [],
+    }
     [listed] = renamed_file.json()["datasets"]
     assert [v["number"] for v in listed["versions"]] == [3, 2, 1]
 
@@ -117,6 +123,18 @@ def test_a_bad_file_is_refused_with_its_row_and_earlier_data_is_untouched(
     assert injected.status_code == 200  # a header and cells are data: stored, never run
     assert versions_of(project)[: len(before)] == before
     assert Dataset.objects.filter(project=project).count() == 1
+
+
+def test_a_project_holds_a_bounded_number_of_datasets(
+    signed_in: Client, project: Project, settings: Any
+) -> None:
+    settings.MACARON_DATASETS_PER_PROJECT = 2
+    assert upload(signed_in, project, "a.csv", "x\n1\n").status_code == 200
+    assert upload(signed_in, project, "b.csv", "x\n1\n").status_code == 200
+    third = upload(signed_in, project, "c.csv", "x\n1\n")
+    assert third.status_code == 413 and third.json()["error"]["code"] == "too_many_datasets"
+    assert upload(signed_in, project, "a.csv", "x\n2\n").status_code == 200  # a new version
+    assert versions_of(project) == [("a", 1, 1), ("a", 2, 1), ("b", 1, 1)]
 
 
 def test_a_write_that_fails_halfway_leaves_no_dataset_behind(
@@ -265,17 +283,20 @@ def test_project_tables_hold_each_current_version_and_profiles_match_the_prompt_
     assert project_prompt_with_tables(empty, prompt) == prompt
 
 
-def test_a_big_table_is_decoded_once_per_process(
+def test_a_big_table_is_decoded_once_per_process_and_only_when_read(
     project: Project, django_assert_num_queries: Any
 ) -> None:
     rows = "".join(f"2025-01-{1 + i % 28:02},{i}\n" for i in range(20_000))
     dataset_upload(project=project, filename="big.csv", data=("day,n\n" + rows).encode())
     ROWS_CACHE.clear()
-    with django_assert_num_queries(2):  # the current versions, then the rows once
-        assert len(project_tables(project)["big"].rows) == 20_000
-    with django_assert_num_queries(1):  # the current versions only: rows come from the cache
+    with django_assert_num_queries(1):  # the current versions; rows wait until read
         table = project_tables(project)["big"]
+        assert len(table.rows) == 20_000
+    with django_assert_num_queries(1):  # the rows, once
+        assert table.rows[0] == {"day": "2025-01-01", "n": 0}
         assert sum(row["n"] for row in table.rows) == sum(range(20_000))
+    with django_assert_num_queries(1):  # another render: the rows come from the cache
+        assert project_tables(project)["big"].rows[-1]["n"] == 19_999
 
 
 def test_the_admin_lists_datasets_and_their_versions_without_rows(

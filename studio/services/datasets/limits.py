@@ -20,6 +20,7 @@ class DatasetLimits:
     max_columns: int
     max_cells: int  # rows x columns: what one table costs in memory and on every render
     max_cell_chars: int
+    max_datasets: int = 50  # per project
     max_name_chars: int = 63
     # A spreadsheet is a zip: what its parts may expand to (a small file can hold a bomb).
     max_unzipped_bytes: int = 400 * 1024 * 1024
@@ -32,6 +33,7 @@ def dataset_limits() -> DatasetLimits:
         max_columns=settings.MACARON_DATASET_MAX_COLUMNS,
         max_cells=settings.MACARON_DATASET_MAX_CELLS,
         max_cell_chars=settings.MACARON_DATASET_MAX_CELL_CHARS,
+        max_datasets=settings.MACARON_DATASETS_PER_PROJECT,
     )
 
 

@@ -91,8 +91,26 @@ def _rows_of(version: DatasetVersion) -> list[list[Any]]:
 
 def version_table(name: str, version: DatasetVersion) -> Table:
     columns = tuple(Column(c["name"], c["type"]) for c in version.columns)
-    rows = StoredRows([c.name for c in columns], _rows_of(version))
+    rows = StoredRows([c.name for c in columns], lambda: _rows_of(version), count=version.row_count)
     return Table(name=name, columns=columns, rows=rows)
+
+
+def version_changes(version: DatasetVersion) -> dict[str, list[str]]:
+    """What a new version changed in the columns specs refer to, against the one before."""
+    previous = (
+        DatasetVersion.objects.filter(dataset_id=version.dataset_id, number=version.number - 1)
+        .only("columns")
+        .first()
+    )
+    if previous is None:
+        return {"added": [], "removed": [], "retyped": []}
+    before = {c["name"]: c["type"] for c in previous.columns}
+    after = {c["name"]: c["type"] for c in version.columns}
+    return {
+        "added": [name for name in after if name not in before],
+        "removed": [name for name in before if name not in after],
+        "retyped": [name for name in after if name in before and before[name] != after[name]],
+    }
 
 
 def dataset_preview(*, dataset: Dataset, limit: int = PREVIEW_ROWS) -> dict[str, Any]:

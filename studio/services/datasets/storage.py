@@ -33,14 +33,32 @@ def rows_decode(blob: bytes | memoryview) -> list[list[Cell]]:
 
 class StoredRows(Sequence[dict[str, Cell]]):
     """Rows as `{column name: cell}` dicts (what `ui4a.tables.Table.rows` holds), made as
-    they are read from one shared list of lists. A slice is a plain list of dicts."""
+    they are read from one shared list of lists. A slice is a plain list of dicts.
 
-    def __init__(self, names: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
+    `rows` may be a loader, called on first use: a render pays only for the datasets its
+    spec reads. With `count` given, len() needs no load."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        rows: Sequence[Sequence[Cell]] | Callable[[], Sequence[Sequence[Cell]]],
+        *,
+        count: int | None = None,
+    ) -> None:
         self._names = tuple(names)
-        self._rows = rows
+        self._loaded = None if callable(rows) else rows
+        self._load = rows if callable(rows) else None
+        self._count = count
+
+    @property
+    def _rows(self) -> Sequence[Sequence[Cell]]:
+        if self._loaded is None:
+            assert self._load is not None
+            self._loaded = self._load()
+        return self._loaded
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return self._count if self._count is not None else len(self._rows)
 
     @overload
     def __getitem__(self, index: int) -> dict[str, Cell]: ...

@@ -15,7 +15,7 @@ from django.db.models import Max
 from studio.errors import NotFound
 from studio.models import Dataset, DatasetVersion, Project
 from studio.services.datasets.column_types import CellLocation, convert_column
-from studio.services.datasets.limits import DatasetRejected, dataset_limits
+from studio.services.datasets.limits import DatasetRejected, DatasetTooLarge, dataset_limits
 from studio.services.datasets.names import dataset_name_clean, dataset_name_from_file
 from studio.services.datasets.parse import ParsedTable, parse_paste, parse_upload
 from studio.services.datasets.row_numbers import RowNumbering
@@ -41,7 +41,16 @@ def _version_add(
     blob = rows_encode(parsed.rows)  # before the transaction: it holds the write lock
     with transaction.atomic():
         Project.objects.select_for_update().filter(pk=project.pk).first()  # one writer a time
-        dataset, _ = Dataset.objects.get_or_create(project=project, name=name)
+        dataset = Dataset.objects.filter(project=project, name=name).first()
+        if dataset is None:
+            most = dataset_limits().max_datasets
+            if Dataset.objects.filter(project=project).count() >= most:
+                raise DatasetTooLarge(
+                    "too_many_datasets",
+                    f"A project holds at most {most} datasets; delete one, or upload this as a "
+                    "new version of one it has.",
+                )
+            dataset = Dataset.objects.create(project=project, name=name)
         last = dataset.versions.aggregate(n=Max("number"))["n"] or 0
         version = DatasetVersion.objects.create(
             dataset=dataset,
@@ -72,8 +81,8 @@ def dataset_upload(
 ) -> DatasetVersion:
     """A file as a new dataset, or as the next version of the dataset called `name` (by
     default the name made from the file's name)."""
+    target = _target_name(name, dataset_name_from_file(filename))  # cheap checks first
     parsed = parse_upload(data, filename, limits=dataset_limits())
-    target = _target_name(name, dataset_name_from_file(filename))
     detail = f" ({parsed.detail})" if parsed.detail else ""
     return _version_add(
         project=project,
@@ -90,12 +99,13 @@ def dataset_paste(
 ) -> DatasetVersion:
     if not isinstance(text, str):
         raise DatasetRejected("invalid_text", "Paste the table as text.", param="text")
+    target = _target_name(name, "pasted")
     limits = dataset_limits()
     limits = replace(limits, max_bytes=min(limits.max_bytes, PASTE_MAX_BYTES))
     parsed = parse_paste(text, limits=limits)
     return _version_add(
         project=project,
-        name=_target_name(name, "pasted"),
+        name=target,
         parsed=parsed,
         label=f"pasted a table ({parsed.detail})",
         source_name=PASTED_SOURCE,
