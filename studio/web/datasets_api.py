@@ -18,6 +18,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
 from studio.errors import InvalidRequest, NotAuthenticated, TooLarge
+from studio.models import DatasetVersion
 from studio.services.datasets import (
     dataset_column_type_set,
     dataset_delete,
@@ -29,7 +30,6 @@ from studio.services.datasets import (
     dataset_upload,
     datasets_of_project,
 )
-from studio.models import DatasetVersion
 from studio.services.datasets.limits import DatasetRejected, megabytes
 from studio.services.datasets.reads import version_changes
 from studio.services.datasets.writes import PASTE_MAX_BYTES
