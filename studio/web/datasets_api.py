@@ -35,7 +35,7 @@ from studio.services.datasets.reads import version_changes
 from studio.services.datasets.writes import PASTE_MAX_BYTES
 from studio.web.projects_api import _body, _error, _project, _signed_in
 from studio.web.request_body import body_within
-from studio.web.uploads import install_budget, too_large
+from studio.web.uploads import UploadBudget, install_budget, too_large
 
 
 def _saved(project: Any, version: DatasetVersion) -> dict[str, Any]:
@@ -81,7 +81,9 @@ def upload(request: HttpRequest, project_id: uuid.UUID) -> JsonResponse:
 
 @csrf_protect
 @_signed_in
-def _upload_checked(request: HttpRequest, project_id: uuid.UUID, budget: Any) -> dict[str, Any]:
+def _upload_checked(
+    request: HttpRequest, project_id: uuid.UUID, budget: UploadBudget
+) -> dict[str, Any]:
     project = _project(request, project_id)
     upload = request.FILES.get("file")
     if budget.exceeded:
