@@ -154,6 +154,12 @@ def test_a_spreadsheet_bomb_is_refused_before_it_is_opened() -> None:
     assert refused(b"PK\x03\x04 not really a zip", "fake.xlsx").code == "bad_spreadsheet"
 
 
+def test_a_formula_error_in_a_number_column_is_a_missing_cell() -> None:
+    table = upload(xlsx([["units"], [3], ["#DIV/0!"], [5]]), "book.xlsx")
+    assert types(table) == {"units": "number"}
+    assert [r[0] for r in table.rows] == [3, None, 5]
+
+
 def test_wide_and_tall_spreadsheets_are_refused_by_their_dimensions() -> None:
     with pytest.raises(DatasetTooLarge, match="11 columns; the limit is 10"):
         upload(xlsx([[f"c{i}" for i in range(11)], list(range(11))]), "wide.xlsx")

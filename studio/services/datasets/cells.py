@@ -16,7 +16,11 @@ DateOrder = Literal["mdy", "dmy"]
 
 # Typed columns (number, date, boolean) read these as a missing cell; text keeps them as text
 # ("NA" may well be North America in a region column).
-MISSING_MARKS = frozenset({"", "na", "n/a", "#n/a", "null", "none", "nan", "-"})
+MISSING_MARKS = frozenset(
+    {"", "na", "n/a", "#n/a", "null", "none", "nan", "-"}
+    # A spreadsheet formula's error is a value it could not compute.
+    | {"#div/0!", "#value!", "#ref!", "#name?", "#num!", "#null!"}
+)
 NUMBER_MAX_CHARS = 40  # beyond this a "number" is an id or garbage, and int() gets slow
 
 _NUMBER = re.compile(
