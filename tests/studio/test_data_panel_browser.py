@@ -69,6 +69,7 @@ def test_it_uploads_previews_and_corrects_a_dataset(
     expect(dialog.get_by_role("alert")).to_contain_text(
         'Row 2, column "region": "North" is not a number'
     )
+    page.screenshot(path="test-artifacts/data-panel-type-refused.png")
     dialog.get_by_label("Type of revenue").select_option("text")
     expect(dialog.get_by_text("Version 2")).to_be_visible()
     assert DatasetVersion.objects.filter(number=2).get().columns[2]["type"] == "text"

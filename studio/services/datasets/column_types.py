@@ -142,7 +142,7 @@ def convert_column(
         raise DatasetRejected(
             "bad_cell",
             f'{where.at(first, capital=True)}: "{shown}" is not {_WHAT[kind]}, so the column '
-            f"cannot be {kind}{more}. Fix the file, or keep the column as text.",
+            f"cannot be of type {kind}{more}. Fix the file, or keep the column as text.",
             param="type",
         )
     return cells
