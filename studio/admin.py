@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from studio.errors import NotFound
-from studio.models import Adapter, Project
+from studio.models import Adapter, Dataset, DatasetVersion, Project
 from studio.services.adapters import (
     AdapterRejected,
     adapter_check,
@@ -132,3 +132,41 @@ class ProjectAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     fields = ["name", "owner", "current_version", "created_at", "updated_at"]
     readonly_fields = ["current_version", "created_at", "updated_at"]
     raw_id_fields = ["owner"]
+
+
+class DatasetVersionInline(admin.TabularInline):  # type: ignore[type-arg]
+    """A dataset's versions, read-only and without their rows (the studio's data panel
+    previews those)."""
+
+    model = DatasetVersion
+    fields = ["number", "label", "source_format", "row_count", "author", "created_at"]
+    readonly_fields = ["number", "label", "source_format", "row_count", "author", "created_at"]
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[DatasetVersion]:
+        return super().get_queryset(request).defer("rows").select_related("author")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Dataset)
+class DatasetAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Datasets with their projects. Versions are written by the studio's dataset services
+    (uploads and type corrections) and never edited; an operator may delete a dataset."""
+
+    list_display = ["name", "project", "current_version", "updated_at"]
+    list_select_related = ["project", "current_version"]
+    search_fields = ["name", "project__name", "project__owner__username"]
+    ordering = ["-updated_at"]
+    fields = ["name", "project", "current_version", "created_at", "updated_at"]
+    readonly_fields = ["name", "project", "current_version", "created_at", "updated_at"]
+    inlines = [DatasetVersionInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Dataset]:
+        return super().get_queryset(request).defer("current_version__rows")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -220,3 +220,81 @@ class Generation(models.Model):
 
 
 FINISHED_STATUSES = (Generation.Status.DONE, Generation.Status.FAILED, Generation.Status.CANCELLED)
+
+
+class Dataset(models.Model):
+    """A table a designer brought into a project, under a name the spec refers to
+    (`{"from": name}`). Its content lives in immutable versions; the newest is current."""
+
+    project = models.ForeignKey(Project, related_name="datasets", on_delete=models.CASCADE)
+    # Lower-case letters, digits and underscores (studio/services/datasets/names.py).
+    name = models.CharField(max_length=63)
+    current_version = models.ForeignKey(
+        "DatasetVersion", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["project", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "name"], name="one_dataset_name_per_project")
+        ]
+
+    def __str__(self) -> str:
+        return f"dataset {self.name!r} of {self.project_id}"
+
+
+class DatasetVersion(models.Model):
+    """One upload (or one type correction) of a dataset: typed rows, never changed afterwards.
+
+    The rows are stored in the row itself, as zlib-compressed JSON of lists (one list per row,
+    cells in column order): a version and its rows are written in one transaction (a failed
+    upload leaves nothing behind, deleting a project deletes them, no files to orphan or
+    back up separately), lists without repeated keys plus compression keep a 100,000-row
+    table a few MB, and readers that list versions defer the field (see the selectors)."""
+
+    class Format(models.TextChoices):
+        CSV = "csv"
+        TSV = "tsv"
+        JSON = "json"
+        XLSX = "xlsx"
+        PASTE = "paste"
+
+    # A uuid, not a counter: in-process caches of decoded rows key on it, and it is never reused.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    dataset = models.ForeignKey(Dataset, related_name="versions", on_delete=models.CASCADE)
+    number = models.PositiveIntegerField()  # 1, 2, 3… within its dataset
+    # What made it: "uploaded sales.csv", or "column price: text to number".
+    label = models.CharField(max_length=300)
+    source_name = models.CharField(max_length=255, blank=True, default="")
+    source_format = models.CharField(max_length=8, choices=Format.choices)
+    # [{"name", "label", "type", "inferred"}]: name is what specs use, label the header as
+    # written, inferred the type the reader guessed (type differs once the designer corrects it).
+    columns = models.JSONField()
+    row_count = models.PositiveIntegerField()
+    # The source's number for the first data row (2 under a header row, 1 for JSON records),
+    # so messages about row N name the row the designer sees in their file.
+    first_row = models.PositiveIntegerField(default=2)
+    # Blank rows skipped on the way in, as [[index of the stored row after them, how many]].
+    row_gaps = models.JSONField(default=list, blank=True)
+    rows = models.BinaryField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="+",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dataset", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dataset", "number"], name="one_number_per_dataset_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"version {self.number} of dataset {self.dataset_id}"

@@ -142,6 +142,14 @@ MACARON_STUDIO_MAX_CONCURRENT = int(os.environ.get("MACARON_STUDIO_MAX_CONCURREN
 # prompt and the answer still fit the model's context (4096 tokens by default).
 MACARON_REFINE_SPEC_MAX_CHARS = int(os.environ.get("MACARON_REFINE_SPEC_MAX_CHARS", "5000"))
 
+# Datasets a designer uploads or pastes into a project (studio/services/datasets/limits.py).
+MACARON_DATASET_MAX_BYTES = int(os.environ.get("MACARON_DATASET_MAX_BYTES", str(20 * 1024 * 1024)))
+MACARON_DATASET_MAX_ROWS = int(os.environ.get("MACARON_DATASET_MAX_ROWS", "100000"))
+MACARON_DATASET_MAX_COLUMNS = int(os.environ.get("MACARON_DATASET_MAX_COLUMNS", "100"))
+MACARON_DATASET_MAX_CELLS = int(os.environ.get("MACARON_DATASET_MAX_CELLS", "2000000"))
+MACARON_DATASET_MAX_CELL_CHARS = int(os.environ.get("MACARON_DATASET_MAX_CELL_CHARS", "10000"))
+MACARON_DATASETS_PER_PROJECT = int(os.environ.get("MACARON_DATASETS_PER_PROJECT", "50"))
+
 # The HTTP API (/v1/): which profiles have workers here, and what one key may ask for.
 MACARON_SERVED_PROFILES = os.environ.get(
     "MACARON_SERVED_PROFILES", CELERY_TASK_DEFAULT_QUEUE

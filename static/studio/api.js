@@ -9,13 +9,18 @@ function csrfToken() {
   return input ? input.value : "";
 }
 
-async function call(method, url, body) {
+// `body`: an object sent as JSON, or a FormData (a file upload) sent as multipart.
+export async function call(method, url, body, { timeoutMs = TIMEOUT_MS } = {}) {
   const headers = { Accept: "application/json" };
-  const init = { method, headers, credentials: "same-origin", signal: AbortSignal.timeout(TIMEOUT_MS) };
+  const init = { method, headers, credentials: "same-origin", signal: AbortSignal.timeout(timeoutMs) };
   if (method !== "GET") {
     headers["X-CSRFToken"] = csrfToken();
-    headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body || {});
+    if (body instanceof FormData) {
+      init.body = body;
+    } else {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body || {});
+    }
   }
   let response;
   try {
@@ -47,6 +52,7 @@ async function call(method, url, body) {
 function messageFor(status) {
   if (status === 404) return "This project or version no longer exists.";
   if (status === 403) return "The server refused this; reload the page and sign in again.";
+  if (status === 413) return "This is larger than the server accepts.";
   if (status === 409) return "The project changed meanwhile; the timeline has been refreshed.";
   if (status >= 500) return "The server failed to do this (" + status + "); try again.";
   return "The server refused this (" + status + ").";

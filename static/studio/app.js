@@ -16,6 +16,7 @@ import { Compare } from "./compare.js";
 import { PromptBox } from "./prompt.js";
 import { StageBar } from "./stagebar.js";
 import { Inspector } from "./inspector.js";
+import { DataPanel } from "./data.js";
 
 function pageData(id) {
   const el = document.getElementById(id);
@@ -82,6 +83,7 @@ function mount(id, component) {
 mount("topbar", html`<${TopBar} store=${store} actions=${actions} />`);
 mount("side", html`
   <${Timeline} store=${store} actions=${actions} />
+  <${DataPanel} project=${project} />
   <${Compare} store=${store} actions=${actions} />
   <${PromptBox} store=${store} actions=${actions} generation=${generation} experts=${experts} />`);
 mount("stage-bar", html`<${StageBar} store=${store} actions=${actions} />`);

@@ -22,6 +22,7 @@ const PATHS = {
   stop: "M7 7h10v10H7z",
   back: "M15 6l-6 6 6 6",
   download: "M12 4v11M7 10l5 5 5-5M5 20h14",
+  upload: "M12 16V4M7 9l5-5 5 5M5 20h14",
 };
 
 export function Icon({ name, size = 16 }) {

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from studio.web import accounts, exports, project_pages, projects_api, views
+from studio.web import accounts, datasets_api, exports, project_pages, projects_api, views
 from studio.web.api import views as api
 
 urlpatterns = [
@@ -52,6 +52,26 @@ urlpatterns = [
     path("p/<uuid:project_id>/edit", projects_api.edit, name="project-edit"),
     path("p/<uuid:project_id>/undo", projects_api.undo, name="project-undo"),
     path("p/<uuid:project_id>/redo", projects_api.redo, name="project-redo"),
+    # A project's datasets (studio/web/datasets_api.py).
+    path("p/<uuid:project_id>/datasets", datasets_api.datasets, name="project-datasets"),
+    path("p/<uuid:project_id>/datasets/upload", datasets_api.upload, name="dataset-upload"),
+    path("p/<uuid:project_id>/datasets/paste", datasets_api.paste, name="dataset-paste"),
+    path("p/<uuid:project_id>/datasets/<str:name>/rows", datasets_api.rows, name="dataset-rows"),
+    path(
+        "p/<uuid:project_id>/datasets/<str:name>/type",
+        datasets_api.column_type,
+        name="dataset-column-type",
+    ),
+    path(
+        "p/<uuid:project_id>/datasets/<str:name>/rename",
+        datasets_api.rename,
+        name="dataset-rename",
+    ),
+    path(
+        "p/<uuid:project_id>/datasets/<str:name>/delete",
+        datasets_api.delete,
+        name="dataset-delete",
+    ),
     path("studio/catalog", projects_api.catalog, name="studio-catalog"),
     path("api/generations/<uuid:generation_id>", views.generation_detail, name="generation"),
     path("healthz", views.health, name="health"),
