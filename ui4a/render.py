@@ -406,11 +406,15 @@ def render_document(
     title: str = "UI4A view",
     partial: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    host: Mapping[str, str | None] | None = None,
 ) -> str:
     """A standalone HTML document of the view, with its runtime and a strict CSP.
 
     The spec's own "title", when it has one, names the document; `title` is the fallback.
     `render_document(None)` is the empty shell a studio frame starts from before streaming.
+    `host` makes it a published widget's document (`{"widget": id, "origin": origin or None}`):
+    the runtime then tells the framing page only its host events, addressed to that origin.
+    It is data in a JSON element, so the inline scripts and their CSP hashes stay the same.
     """
     body = render_body(spec, partial=partial, limits=limits)
     own_title = spec.get("title") if isinstance(spec, dict) else None
@@ -426,6 +430,7 @@ def render_document(
             styles=[Markup(s) for s in styles],
             body=Markup(body),
             state_json=Markup(state_json(initial_state(spec))),
+            host_json=Markup(safe_json(dict(host))) if host is not None else None,
             scripts=[Markup(s) for s in scripts],
         )
     )
