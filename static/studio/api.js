@@ -67,4 +67,10 @@ export const api = {
   fork: (project, id) => call("POST", p(project, "versions/" + encodeURIComponent(id) + "/fork")),
   rename: (project, name) => call("POST", p(project, "rename"), { name }),
   catalog: () => call("GET", "/studio/catalog"),
+  // Widgets (studio/web/widgets_api.py): `version` is a version id or "latest".
+  widgets: (project) => call("GET", p(project, "widgets")),
+  publish: (project, version, origins) => call("POST", p(project, "widgets"), { version, origins }),
+  widgetOrigins: (project, id, origins) =>
+    call("POST", p(project, "widgets/" + encodeURIComponent(id) + "/origins"), { origins }),
+  unpublish: (project, id) => call("POST", p(project, "widgets/" + encodeURIComponent(id) + "/unpublish")),
 };
