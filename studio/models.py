@@ -109,6 +109,9 @@ class Widget(models.Model):
         Version, related_name="widgets", on_delete=models.CASCADE, null=True, blank=True
     )
     allowed_origins = models.JSONField(default=list, blank=True)
+    # Labels of the buttons whose clicks are host events too (chosen by the owner); a form's
+    # submit always is one.
+    event_buttons = models.JSONField(default=list, blank=True)
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         related_name="+",

@@ -29,6 +29,7 @@ from studio.models import (
 from studio.rendered_views import view_payload
 from ui4a import diff as ui4a_diff
 from ui4a.edit import editable_catalog
+from ui4a.tree import walk
 
 
 def project_get(*, project_id: uuid.UUID) -> Project | None:
@@ -337,6 +338,25 @@ def widget_of_project(*, project: Project, public_id: str) -> Widget:
     return widget
 
 
+def _widget_spec(widget: Widget) -> object:
+    version = widget.version if widget.version_id is not None else widget.project.current_version
+    return version.spec if version is not None else None
+
+
+def spec_button_labels(spec: object) -> list[str]:
+    """The labels of a spec's buttons, in document order, once each; labels that read state
+    ("Hi {name}") are left out, since the view shows them differently."""
+    labels: list[str] = []
+    for ref in walk(spec):
+        label = ref.node.get("label")
+        if ref.node.get("t") != "button" or not isinstance(label, str):
+            continue
+        label = " ".join(label.split())
+        if label and "{" not in label and label not in labels:
+            labels.append(label)
+    return labels
+
+
 def widget_summary(widget: Widget, *, base_url: str) -> dict[str, Any]:
     """What the Publish panel shows of a widget; `base_url` is the site's scheme://host."""
     version = widget.version
@@ -347,6 +367,9 @@ def widget_summary(widget: Widget, *, base_url: str) -> dict[str, Any]:
         "follows_latest": version is None,
         "version": {"id": str(version.id), "number": version.number} if version else None,
         "origins": list(widget.allowed_origins),
+        "event_buttons": list(widget.event_buttons),
+        # The buttons it shows now (a "latest" widget's change with the project), to choose from.
+        "buttons": spec_button_labels(_widget_spec(widget)) if widget.live else [],
         "views": widget.view_count,
         "created_at": widget.created_at.isoformat(),
         "unpublished_at": widget.unpublished_at.isoformat() if widget.unpublished_at else None,

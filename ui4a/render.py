@@ -406,14 +406,15 @@ def render_document(
     title: str = "UI4A view",
     partial: bool = False,
     limits: Limits = DEFAULT_LIMITS,
-    host: Mapping[str, str | None] | None = None,
+    host: Mapping[str, object] | None = None,
 ) -> str:
     """A standalone HTML document of the view, with its runtime and a strict CSP.
 
     The spec's own "title", when it has one, names the document; `title` is the fallback.
     `render_document(None)` is the empty shell a studio frame starts from before streaming.
-    `host` makes it a published widget's document (`{"widget": id, "origin": origin or None}`):
-    the runtime then tells the framing page only its host events, addressed to that origin.
+    `host` makes it a published widget's document (`{"widget": id, "origin": origin or None,
+    "buttons": [labels]}`): the runtime then tells the framing page only its host events (form
+    submits, clicks on those buttons), addressed to that origin.
     It is data in a JSON element, so the inline scripts and their CSP hashes stay the same.
     """
     body = render_body(spec, partial=partial, limits=limits)

@@ -70,7 +70,8 @@ export const api = {
   // Widgets (studio/web/widgets_api.py): `version` is a version id or "latest".
   widgets: (project) => call("GET", p(project, "widgets")),
   publish: (project, version, origins) => call("POST", p(project, "widgets"), { version, origins }),
-  widgetOrigins: (project, id, origins) =>
-    call("POST", p(project, "widgets/" + encodeURIComponent(id) + "/origins"), { origins }),
+  // `changes`: {origins, buttons}, either left out to keep it.
+  updateWidget: (project, id, changes) =>
+    call("POST", p(project, "widgets/" + encodeURIComponent(id)), changes),
   unpublish: (project, id) => call("POST", p(project, "widgets/" + encodeURIComponent(id) + "/unpublish")),
 };

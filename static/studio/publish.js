@@ -99,18 +99,29 @@ function WidgetCard({ project, widget, fresh, onChange }) {
   const [error, setError] = useState("");
   const [status, setStatus] = useState(fresh ? "Published." : "");
   const [confirming, setConfirming] = useState(false);
+  const [chosen, setChosen] = useState(widget.event_buttons); // ticked at once, saved after
   const idPrefix = "widget-" + widget.id;
 
-  async function save() {
+  async function update(changes, done) {
     setError("");
-    const result = await api.widgetOrigins(project.id, widget.id, originsOf(origins));
+    setStatus("");
+    const result = await api.updateWidget(project.id, widget.id, changes);
     if (!result.ok) {
       setError(result.error.message);
+      setChosen(widget.event_buttons);
       return;
     }
     onChange(result.data.widget);
     setOrigins(result.data.widget.origins.join("\n"));
-    setStatus("Allowed origins saved.");
+    setChosen(result.data.widget.event_buttons);
+    setStatus(done);
+  }
+  const save = () => update({ origins: originsOf(origins) }, "Allowed origins saved.");
+  function toggleButton(label, on) {
+    const next = chosen.filter((b) => b !== label);
+    if (on) next.push(label);
+    setChosen(next);
+    update({ buttons: next }, on ? "“" + label + "” clicks now reach the host." : "Saved.");
   }
   async function unpublish() {
     const result = await api.unpublish(project.id, widget.id);
@@ -141,12 +152,19 @@ function WidgetCard({ project, widget, fresh, onChange }) {
         : html`<button type="button" class="quiet small" onClick=${() => setConfirming(true)}>Unpublish…</button>`}
       <span class="status" role="status">${status}</span>
     </div>
+    ${widget.buttons.length > 0 && html`<fieldset class="event-buttons">
+      <legend>Also tell the host page when these buttons are clicked</legend>
+      ${widget.buttons.map((label) => html`<label class="check">
+        <input type="checkbox" checked=${chosen.includes(label)}
+          onChange=${(e) => toggleButton(label, e.currentTarget.checked)} /> ${label}</label>`)}
+    </fieldset>`}
     <${Snippet} label="Embed with the loader (sizes the frame to fit)" text=${widget.snippets.loader} />
     <${Snippet} label=${widget.origins.length > 1
       ? "Or a plain iframe (its events go to " + widget.origins[0] + "; change host= for another site)"
       : "Or a plain iframe"} text=${widget.snippets.iframe} rows="4" />
-    <p class="empty-note">${"Its form submits reach the host page as a "}<code>macaron.event</code>
-      ${" message addressed to that site alone; passwords never leave the widget."}</p>
+    <p class="empty-note">${"Its form submits and chosen clicks reach the host page as a "}
+      <code>macaron.event</code>${" message addressed to that site alone; passwords and"
+      + " anything else never leave the widget."}</p>
   </article>`;
 }
 

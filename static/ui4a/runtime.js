@@ -39,10 +39,24 @@
     if (!el) return null;
     var config = null;
     try { config = JSON.parse(el.textContent || "null"); } catch (err) { config = null; }
-    if (!config || typeof config !== "object") return { widget: "", origin: null };
+    if (!config || typeof config !== "object") return { widget: "", origin: null, buttons: [] };
     var origin = typeof config.origin === "string" &&
       /^https?:\/\/[A-Za-z0-9.\-\[\]:]{1,200}$/.test(config.origin) ? config.origin : null;
-    return { widget: typeof config.widget === "string" ? config.widget : "", origin: origin };
+    var buttons = Array.isArray(config.buttons) ? config.buttons.filter(function (b) {
+      return typeof b === "string";
+    }) : [];
+    return {
+      widget: typeof config.widget === "string" ? config.widget : "", origin: origin, buttons: buttons
+    };
+  }
+
+  // A click on a button the widget's owner chose is a host event: its label, nothing else.
+  function hostClick(target) {
+    var button = HOST && target.closest("button");
+    if (!button || !root.contains(button)) return;
+    var label = (button.textContent || "").replace(/\s+/g, " ").trim();
+    if (HOST.buttons.indexOf(label) < 0) return;
+    toHost({ type: "macaron.event", widget: "", event: "click", button: label });
   }
 
   function toHost(message) {
@@ -476,6 +490,7 @@
       post({ type: "ui4a.open", url: link.href });
       return;
     }
+    hostClick(target);
     if (PARTS.click.some(function (hook) { return hook(target); })) return;
     var button = target.closest("[data-action]");
     if (!button) return;

@@ -22,6 +22,8 @@ from studio.models import Project, Version, Widget
 from studio.services.widget_origins import origin_normalise, origins_clean
 
 MAX_LIVE_WIDGETS_PER_PROJECT = 20
+MAX_EVENT_BUTTONS = 20
+MAX_BUTTON_LABEL_CHARS = 80
 UNPUBLISHED = "This widget was unpublished by its owner."
 
 
@@ -47,9 +49,11 @@ def widget_publish(
     version_id: uuid.UUID | None,
     allowed_origins: object,
     published_by: Any,
+    event_buttons: object = None,
 ) -> Widget:
     """Publish `version_id` of the project, or (None) whatever version is current when viewed."""
     origins = origins_clean(allowed_origins)
+    buttons = event_buttons_clean(event_buttons)
     version: Version | None = None
     if version_id is not None:
         version = project.versions.filter(pk=version_id).first()
@@ -69,16 +73,52 @@ def widget_publish(
             )
         user = published_by if getattr(published_by, "is_authenticated", False) else None
         return Widget.objects.create(
-            project=project, version=version, allowed_origins=origins, published_by=user
+            project=project,
+            version=version,
+            allowed_origins=origins,
+            event_buttons=buttons,
+            published_by=user,
         )
 
 
-def widget_set_origins(*, widget: Widget, allowed_origins: object) -> Widget:
+def widget_update(
+    *, widget: Widget, allowed_origins: object = None, event_buttons: object = None
+) -> Widget:
+    """Change where it may be framed and which buttons' clicks its host hears (None: keep);
+    both are checked before either is written, and take effect on the next page load."""
     if not widget.live:
         raise Gone("widget_unpublished", UNPUBLISHED)
-    widget.allowed_origins = origins_clean(allowed_origins)
-    widget.save(update_fields=["allowed_origins"])
+    fields = []
+    if allowed_origins is not None:
+        widget.allowed_origins = origins_clean(allowed_origins)
+        fields.append("allowed_origins")
+    if event_buttons is not None:
+        widget.event_buttons = event_buttons_clean(event_buttons)
+        fields.append("event_buttons")
+    if fields:
+        # Only these columns: a concurrent view's count is never written back.
+        widget.save(update_fields=fields)
     return widget
+
+
+def event_buttons_clean(values: object) -> list[str]:
+    """Button labels, as the view shows them: trimmed, de-duplicated, bounded."""
+    if values is None:
+        return []
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise InvalidRequest("bad_buttons", "'buttons' must be a list of button labels.")
+    if len(values) > MAX_EVENT_BUTTONS:
+        raise InvalidRequest("bad_buttons", f"At most {MAX_EVENT_BUTTONS} buttons send events.")
+    clean: list[str] = []
+    for value in values:
+        label = " ".join(value.split())
+        if not label or len(label) > MAX_BUTTON_LABEL_CHARS:
+            raise InvalidRequest(
+                "bad_buttons", f"A button label has 1 to {MAX_BUTTON_LABEL_CHARS} characters."
+            )
+        if label not in clean:
+            clean.append(label)
+    return clean
 
 
 def widget_unpublish(*, widget: Widget) -> Widget:
@@ -116,7 +156,9 @@ def widget_page(*, public_id: str, host: str | None = None) -> WidgetPage:
     target = _event_target(origins, host)
     spec = widget_spec(widget)
     document = ui4a.render_document(
-        spec, title="Widget", host={"widget": widget.public_id, "origin": target}
+        spec,
+        title="Widget",
+        host={"widget": widget.public_id, "origin": target, "buttons": list(widget.event_buttons)},
     )
     Widget.objects.filter(pk=widget.pk).update(view_count=F("view_count") + 1)
     return WidgetPage(html=document, frame_ancestors=origins)

@@ -50,11 +50,6 @@ urlpatterns = [
         name="project-widget",
     ),
     path(
-        "p/<uuid:project_id>/widgets/<str:public_id>/origins",
-        widgets_api.widget_origins,
-        name="project-widget-origins",
-    ),
-    path(
         "p/<uuid:project_id>/widgets/<str:public_id>/unpublish",
         widgets_api.widget_unpublished,
         name="project-widget-unpublish",

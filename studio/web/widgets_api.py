@@ -8,12 +8,12 @@ import uuid
 from typing import Any
 
 from django.http import HttpRequest
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from studio.errors import InvalidRequest
 from studio.models import Project
 from studio.selectors import widget_of_project, widget_summary, widgets_of_project
-from studio.services.widgets import widget_publish, widget_set_origins, widget_unpublish
+from studio.services.widgets import widget_publish, widget_unpublish, widget_update
 from studio.web.projects_api import json_body, owned_project, signed_in_json
 
 
@@ -31,8 +31,8 @@ def _listing(request: HttpRequest, project: Project) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 @signed_in_json
 def widgets(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
-    """GET: every widget of the project. POST `{"version": id or "latest", "origins": [...]}`:
-    publish one; answers it as `widget`, with the new listing."""
+    """GET: every widget of the project. POST `{"version": id or "latest", "origins": [...],
+    "buttons": [...]}`: publish one; answers it as `widget`, with the new listing."""
     project = owned_project(request, project_id)
     if request.method == "GET":
         return _listing(request, project)
@@ -43,6 +43,7 @@ def widgets(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
         project=project,
         version_id=version_id,
         allowed_origins=body.get("origins", []),
+        event_buttons=body.get("buttons", []),
         published_by=request.user,
     )
     return {
@@ -62,16 +63,6 @@ def _version_id(value: object) -> uuid.UUID:
 
 @require_POST
 @signed_in_json
-def widget_origins(request: HttpRequest, project_id: uuid.UUID, public_id: str) -> dict[str, Any]:
-    """`{"origins": [...]}` replaces the sites that may frame the widget (takes effect at once)."""
-    project = owned_project(request, project_id)
-    widget = widget_of_project(project=project, public_id=public_id)
-    changed = widget_set_origins(widget=widget, allowed_origins=json_body(request).get("origins"))
-    return {"widget": widget_summary(changed, base_url=_base_url(request))}
-
-
-@require_POST
-@signed_in_json
 def widget_unpublished(
     request: HttpRequest, project_id: uuid.UUID, public_id: str
 ) -> dict[str, Any]:
@@ -80,9 +71,16 @@ def widget_unpublished(
     return {"widget": widget_summary(widget, base_url=_base_url(request))}
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 @signed_in_json
 def widget_detail(request: HttpRequest, project_id: uuid.UUID, public_id: str) -> dict[str, Any]:
+    """GET: one widget. POST `{"origins": [...], "buttons": [...]}` (either may be left out)
+    changes where it may be framed and which buttons' clicks its host hears."""
     project = owned_project(request, project_id)
     widget = widget_of_project(project=project, public_id=public_id)
+    if request.method == "POST":
+        body = json_body(request)
+        widget = widget_update(
+            widget=widget, allowed_origins=body.get("origins"), event_buttons=body.get("buttons")
+        )
     return {"widget": widget_summary(widget, base_url=_base_url(request))}

@@ -56,6 +56,11 @@ def test_it_publishes_shows_the_snippets_and_unpublishes(
     card.get_by_role("button", name="Copy").first.click()
     expect(card.get_by_text("Copied.")).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()") == loader.input_value()
+    # The owner picks a button whose clicks the host hears too.
+    card.get_by_role("checkbox", name="Create account").check()
+    expect(card.get_by_text("“Create account” clicks now reach the host.")).to_be_visible()
+    widget.refresh_from_db()
+    assert widget.event_buttons == ["Create account"]
     assert axe_violations(page) == []
     page.screenshot(path="test-artifacts/publish-dialog.png")
 

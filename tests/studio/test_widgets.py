@@ -16,7 +16,7 @@ from studio.errors import InvalidRequest
 from studio.models import Project, Widget
 from studio.services.versions import version_add
 from studio.services.widget_origins import origin_normalise, origins_clean
-from studio.services.widgets import widget_publish, widget_set_origins, widget_unpublish
+from studio.services.widgets import widget_publish, widget_unpublish, widget_update
 from studio.web.security import view_policy
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +140,8 @@ def test_a_link_only_widget_cannot_be_framed_at_all(client: Client, project: Pro
     response = client.get(f"/w/{widget.public_id}")
     assert response.status_code == 200
     assert "frame-ancestors 'none';" in response["Content-Security-Policy"]
-    assert host_config(response.content.decode()) == {"widget": widget.public_id, "origin": None}
+    config = host_config(response.content.decode())
+    assert config == {"widget": widget.public_id, "origin": None, "buttons": []}
 
 
 def test_its_events_go_to_the_host_that_framed_it_and_no_other(
@@ -148,7 +149,7 @@ def test_its_events_go_to_the_host_that_framed_it_and_no_other(
 ) -> None:
     single = publish(project, origins=[HOST])
     page = client.get(f"/w/{single.public_id}").content.decode()
-    assert host_config(page) == {"widget": single.public_id, "origin": HOST}
+    assert host_config(page) == {"widget": single.public_id, "origin": HOST, "buttons": []}
 
     several = publish(project, origins=[HOST, OTHER_HOST])
     # Without ?host= it cannot know which of two sites framed it: no events at all.
@@ -202,7 +203,7 @@ def test_unpublishing_answers_410_at_once(client: Client, project: Project) -> N
     assert "<script" not in gone.content.decode()
     assert "X-Frame-Options" not in gone
     with pytest.raises(InvalidRequest, match="unpublished"):
-        widget_set_origins(widget=widget, allowed_origins=[HOST])
+        widget_update(widget=widget, allowed_origins=[HOST])
 
 
 def test_an_unknown_widget_is_a_404(client: Client) -> None:
@@ -217,7 +218,7 @@ def test_each_view_is_counted_and_a_refusal_is_not(client: Client, project: Proj
     for _ in range(3):
         client.get(f"/w/{widget.public_id}")
     client.get(f"/w/{widget.public_id}", {"host": "https://evil.example"})
-    widget_set_origins(widget=stale, allowed_origins=[HOST, OTHER_HOST])
+    widget_update(widget=stale, allowed_origins=[HOST, OTHER_HOST])
     widget.refresh_from_db()
     assert widget.view_count == 3  # the stale copy's save did not write its old count back
     widget_unpublish(widget=widget)
@@ -267,14 +268,14 @@ def test_the_owner_publishes_lists_changes_and_unpublishes(
     assert [w["id"] for w in listing] == [pinned["id"], widget["id"]]
     assert listing[1]["views"] == 1
 
-    changed = post(client, f"{base}/{widget['id']}/origins", {"origins": [HOST, OTHER_HOST]})
+    changed = post(client, f"{base}/{widget['id']}", {"origins": [HOST, OTHER_HOST]})
     assert changed.json()["widget"]["origins"] == [HOST, OTHER_HOST]
 
     gone = post(client, f"{base}/{widget['id']}/unpublish", {})
     assert gone.json()["widget"]["live"] is False
     assert client.get(f"/w/{widget['id']}").status_code == 410
     assert client.get(base).json()["widgets"][-1]["id"] == widget["id"]  # live ones first
-    again = post(client, f"{base}/{widget['id']}/origins", {"origins": [HOST]})
+    again = post(client, f"{base}/{widget['id']}", {"origins": [HOST]})
     assert again.status_code == 410
 
 
@@ -288,7 +289,7 @@ def test_a_bad_origin_is_named_and_changes_nothing(
     assert "'https://shop.example/embed'" in refused.json()["error"]["message"]
     assert not Widget.objects.exists()
     widget = publish(project, origins=[HOST])
-    refused = post(client, f"{base}/{widget.public_id}/origins", {"origins": ["*"]})
+    refused = post(client, f"{base}/{widget.public_id}", {"origins": ["*"]})
     assert refused.status_code == 400
     widget.refresh_from_db()
     assert widget.allowed_origins == [HOST]
@@ -307,7 +308,7 @@ def test_nobody_else_sees_or_touches_a_projects_widgets(
         client.get(base),
         post(client, base, {"origins": []}),
         client.get(f"{base}/{widget.public_id}"),
-        post(client, f"{base}/{widget.public_id}/origins", {"origins": []}),
+        post(client, f"{base}/{widget.public_id}", {"origins": []}),
         post(client, f"{base}/{widget.public_id}/unpublish", {}),
     ):
         assert response.status_code == 404
@@ -319,3 +320,29 @@ def test_nobody_else_sees_or_touches_a_projects_widgets(
     client.force_login(project.owner)  # type: ignore[arg-type]
     response = client.get(f"/p/{other.id}/widgets/{widget.public_id}")
     assert response.status_code == 404
+
+
+def test_the_owner_chooses_which_buttons_clicks_reach_the_host(
+    client: Client, project: Project, alice: User
+) -> None:
+    spec = form_spec("Join v2")
+    spec["root"]["c"] += [
+        {"t": "button", "label": "Talk  to sales", "kind": "secondary"},
+        {"t": "button", "label": "Hi {email}"},
+        {"t": "button", "label": "Talk to sales"},
+    ]
+    version_add(project=project, spec=spec, kind="edited", label="buttons")
+    client.force_login(alice)
+    base = f"/p/{project.id}/widgets"
+    made = post(client, base, {"origins": [HOST], "buttons": ["Talk to sales"]}).json()["widget"]
+    # The buttons it can choose from: state-reading labels are left out, repeats merged.
+    assert made["buttons"] == ["Talk to sales"]
+    assert made["event_buttons"] == ["Talk to sales"]
+    page = client.get(f"/w/{made['id']}").content.decode()
+    assert host_config(page)["buttons"] == ["Talk to sales"]
+
+    refused = post(client, f"{base}/{made['id']}", {"buttons": ["x" * 81]})
+    assert refused.status_code == 400
+    assert post(client, f"{base}/{made['id']}", {"buttons": "Talk"}).status_code == 400
+    cleared = post(client, f"{base}/{made['id']}", {"buttons": []}).json()["widget"]
+    assert cleared["event_buttons"] == [] and cleared["origins"] == [HOST]

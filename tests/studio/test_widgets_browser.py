@@ -44,6 +44,8 @@ SIGNUP_FORM: dict[str, Any] = {
                 ],
             },
             {"t": "alert", "tone": "success", "text": "Welcome aboard, {email}!", "if": "done"},
+            {"t": "button", "label": "Talk to sales", "kind": "secondary"},
+            {"t": "button", "label": "Not chosen", "kind": "ghost"},
         ],
     },
     "state": {"email": "", "pw": "", "age": "", "done": False},
@@ -116,6 +118,7 @@ def widget(live_server: Any, sites: dict[str, HostSite]) -> Widget:
         project=project,
         version_id=None,
         allowed_origins=[sites["shop"].origin, sites["blog"].origin],
+        event_buttons=["Talk to sales"],
         published_by=owner,
     )
 
@@ -140,8 +143,14 @@ def test_a_submit_reaches_the_allowed_host_without_the_password(
     frame.get_by_label("Age").fill("36")
     frame.get_by_role("button", name="Create account").click()
     expect(frame.get_by_text("Welcome aboard, ada@example.com!")).to_be_visible()
+    frame.get_by_role("button", name="Not chosen").click()
+    frame.get_by_role("button", name="Talk to sales").click()
 
     page.wait_for_function("window.received.some(m => m.data && m.data.type === 'macaron.event')")
+    received = page.evaluate("window.received")
+    page.wait_for_function(
+        "window.received.filter(m => m.data && m.data.type === 'macaron.event').length === 2"
+    )
     received = page.evaluate("window.received")
     events = [m for m in received if m["data"]["type"] == "macaron.event"]
     assert events == [
@@ -154,7 +163,16 @@ def test_a_submit_reaches_the_allowed_host_without_the_password(
                 "form": events[0]["data"]["form"],
                 "values": {"email": "ada@example.com", "age": 36},
             },
-        }
+        },
+        {
+            "origin": "null",
+            "data": {
+                "type": "macaron.event",
+                "widget": widget.public_id,
+                "event": "click",
+                "button": "Talk to sales",
+            },
+        },
     ]
     # Only host events and its height ever reached the host: no ui4a.* state, no password.
     assert {m["data"]["type"] for m in received} <= {"macaron.event", "macaron.resize"}
