@@ -249,3 +249,27 @@ def test_after_unpublishing_it_is_gone(page: Page, live_server: Any, widget: Wid
     response = page.goto(f"{live_server.url}/w/{widget.public_id}")
     assert response is not None and response.status == 410
     expect(page.get_by_role("heading", name="Widget unpublished")).to_be_visible()
+
+
+def test_the_host_cannot_drive_the_widget(
+    page: Page, live_server: Any, widget: Widget, sites: dict[str, HostSite]
+) -> None:
+    """The studio's messages (patch the view, turn on design mode) do nothing from a host."""
+    shop = sites["shop"]
+    shop.body = iframe_page(f"{live_server.url}/w/{widget.public_id}?host={shop.origin}")
+    page.goto(f"{shop.origin}/")
+    frame = page.frame_locator("iframe[title='Newsletter widget']")
+    expect(frame.get_by_role("button", name="Create account")).to_be_visible()
+    page.evaluate(
+        """() => {
+          const w = document.querySelector("iframe").contentWindow;
+          w.postMessage({type: "ui4a.render", html: "<h1>Hijacked</h1>", state: {}}, "*");
+          w.postMessage({type: "ui4a.design", on: true}, "*");
+        }"""
+    )
+    page.wait_for_timeout(300)
+    frame.get_by_role("heading", name="Join the list").click()
+    page.wait_for_timeout(300)
+    expect(frame.get_by_text("Hijacked")).to_have_count(0)
+    types = {m["data"]["type"] for m in page.evaluate("window.received")}
+    assert types <= {"macaron.resize"}, types
