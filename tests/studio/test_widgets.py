@@ -346,3 +346,40 @@ def test_the_owner_chooses_which_buttons_clicks_reach_the_host(
     assert post(client, f"{base}/{made['id']}", {"buttons": "Talk"}).status_code == 400
     cleared = post(client, f"{base}/{made['id']}", {"buttons": []}).json()["widget"]
     assert cleared["event_buttons"] == [] and cleared["origins"] == [HOST]
+
+
+def test_a_view_is_counted_by_one_update_in_the_database(client: Client, project: Project) -> None:
+    """No read-modify-write in Python: concurrent views cannot overwrite each other's count.
+    (Threads cannot show it here: the test database is SQLite in memory, which refuses
+    concurrent writers instead of waiting as the file database does.)"""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    widget = publish(project, origins=[HOST])
+    with CaptureQueriesContext(connection) as queries:
+        client.get(f"/w/{widget.public_id}")
+    writes = [
+        q["sql"]
+        for q in queries.captured_queries
+        if "view_count" in q["sql"] and not q["sql"].startswith("SELECT")
+    ]
+    assert len(writes) == 1
+    assert re.search(r'SET "view_count" = \("studio_widget"."view_count" \+ 1\)', writes[0])
+
+
+def test_operators_see_widgets_in_the_admin_and_can_unpublish(
+    client: Client, project: Project
+) -> None:
+    widget = publish(project, origins=[HOST])
+    admin = User.objects.create_superuser("root", password="unused-in-tests")
+    client.force_login(admin)
+    listing = client.get("/admin/studio/widget/")
+    assert listing.status_code == 200
+    assert widget.public_id in listing.content.decode()
+    assert HOST in listing.content.decode()
+    client.post(
+        "/admin/studio/widget/",
+        {"action": "unpublish", "_selected_action": [widget.pk]},
+    )
+    widget.refresh_from_db()
+    assert not widget.live
