@@ -158,10 +158,12 @@ function WidgetCard({ project, widget, fresh, onChange }) {
         <input type="checkbox" checked=${chosen.includes(label)}
           onChange=${(e) => toggleButton(label, e.currentTarget.checked)} /> ${label}</label>`)}
     </fieldset>`}
-    <${Snippet} label="Embed with the loader (sizes the frame to fit)" text=${widget.snippets.loader} />
-    <${Snippet} label=${widget.origins.length > 1
-      ? "Or a plain iframe (its events go to " + widget.origins[0] + "; change host= for another site)"
-      : "Or a plain iframe"} text=${widget.snippets.iframe} rows="4" />
+    ${widget.origins.length === 0
+      ? html`<p class="empty-note">Link only: no site may frame it. Add a site above to embed it.</p>`
+      : html`<${Snippet} label="Embed with the loader (sizes the frame to fit)" text=${widget.snippets.loader} />
+        <${Snippet} label=${widget.origins.length > 1
+          ? "Or a plain iframe (its events go to " + widget.origins[0] + "; change host= for another site)"
+          : "Or a plain iframe"} text=${widget.snippets.iframe} rows="4" />`}
     <p class="empty-note">${"Its form submits and chosen clicks reach the host page as a "}
       <code>macaron.event</code>${" message addressed to that site alone; passwords and"
       + " anything else never leave the widget."}</p>

@@ -76,4 +76,14 @@ def test_it_publishes_shows_the_snippets_and_unpublishes(
     expect(dialog.get_by_role("article")).to_have_count(0)
     response = page.request.get(f"{live_server.url}/w/{widget.public_id}")
     assert response.status == 410
+
+    # A widget with no sites is a link only: no snippet to paste anywhere.
+    first = project.versions.get(number=1)
+    dialog.get_by_label("Version").select_option(value=str(first.id))
+    dialog.get_by_role("button", name="Publish", exact=True).click()
+    card = dialog.get_by_role("article")
+    expect(card.get_by_text("Pinned to v1", exact=True)).to_be_visible()
+    expect(card.get_by_text("Link only", exact=True)).to_be_visible()
+    expect(card.get_by_text("Link only: no site may frame it.", exact=False)).to_be_visible()
+    expect(card.get_by_role("button", name="Copy")).to_have_count(0)
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
