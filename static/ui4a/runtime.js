@@ -35,7 +35,7 @@
   var HOST = readHost();
 
   function readHost() {
-    var el = document.getElementById("ui4a-host");
+    var el = document.querySelector("body > script#ui4a-host[type=\"application/json\"]");
     if (!el) return null;
     var config = null;
     try { config = JSON.parse(el.textContent || "null"); } catch (err) { config = null; }
