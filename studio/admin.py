@@ -13,13 +13,14 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from studio.errors import NotFound
-from studio.models import Adapter, Dataset, DatasetVersion, Project
+from studio.models import Adapter, Dataset, DatasetVersion, Project, Widget
 from studio.services.adapters import (
     AdapterRejected,
     adapter_check,
     adapter_register,
     adapter_unregister,
 )
+from studio.services.widgets import widget_unpublish
 
 
 class AdapterRegisterForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -170,3 +171,41 @@ class DatasetAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+@admin.register(Widget)
+class WidgetAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Published widgets, for operators: who published what, where it may be framed, how often
+    it was seen. Only unpublishing (the service's, immediate) is offered; the owner's Publish
+    panel is where widgets are made and changed."""
+
+    list_display = [
+        "public_id",
+        "project",
+        "version",
+        "origins",
+        "view_count",
+        "published_by",
+        "created_at",
+        "unpublished_at",
+    ]
+    list_filter = [("unpublished_at", admin.EmptyFieldListFilter)]
+    list_select_related = ["project", "version", "published_by"]
+    search_fields = ["public_id", "project__name", "published_by__username"]
+    ordering = ["-created_at"]
+    readonly_fields = [f.name for f in Widget._meta.fields]
+    actions = ["unpublish"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="allowed origins")
+    def origins(self, obj: Widget) -> str:
+        return " ".join(obj.allowed_origins) or "(link only)"
+
+    @admin.action(description="Unpublish (its page answers 410 at once)")
+    def unpublish(self, request: HttpRequest, queryset: QuerySet[Widget]) -> None:
+        for widget in queryset.filter(unpublished_at__isnull=True):
+            widget_unpublish(widget=widget)
+        self.message_user(request, "Unpublished.")

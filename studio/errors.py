@@ -43,3 +43,7 @@ class RateLimited(InvalidRequest):
 
 class EngineFailed(InvalidRequest):
     """The generation ran but failed (or did not finish in time); the caller may retry."""
+
+
+class Gone(InvalidRequest):
+    """It existed and was withdrawn on purpose (an unpublished widget): 410, not 404."""

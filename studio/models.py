@@ -4,10 +4,12 @@ A project belongs to one user and points at its current version. A version is on
 project's spec: every finished ui generation and every manual edit adds one, and versions are
 never changed afterwards. A generation row holds the final text and timings; API generations
 have no project but an API key, and carry the caller's messages. An adapter row is one
-registered version of an expert's LoRA weights."""
+registered version of an expert's LoRA weights. A widget is a published version of a project,
+framed by the sites it allows."""
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from typing import Any
 
@@ -85,6 +87,53 @@ class Version(models.Model):
 
     def __str__(self) -> str:
         return f"version {self.number} of {self.project_id} ({self.kind})"
+
+
+def new_widget_public_id() -> str:
+    """128 random bits, URL-safe: the widget's address, which nobody can guess or enumerate."""
+    return secrets.token_urlsafe(16)
+
+
+class Widget(models.Model):
+    """A project's view published at `/w/<public_id>`: pinned to one version, or following the
+    project's current version when `version` is null. `allowed_origins` (exact, normalised
+    `scheme://host[:port]`) are the only sites that may frame it and receive its host events;
+    an empty list means link-only. Unpublishing sets `unpublished_at` and is final (410)."""
+
+    id = models.BigAutoField(primary_key=True)
+    public_id = models.CharField(
+        max_length=32, unique=True, default=new_widget_public_id, editable=False
+    )
+    project = models.ForeignKey(Project, related_name="widgets", on_delete=models.CASCADE)
+    version = models.ForeignKey(
+        Version, related_name="widgets", on_delete=models.CASCADE, null=True, blank=True
+    )
+    allowed_origins = models.JSONField(default=list, blank=True)
+    # Labels of the buttons whose clicks are host events too (chosen by the owner); a form's
+    # submit always is one.
+    event_buttons = models.JSONField(default=list, blank=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="+",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    unpublished_at = models.DateTimeField(null=True, blank=True)
+    # Incremented in the database (F() + 1), so concurrent views are never lost.
+    view_count = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["project", "-created_at"]
+
+    def __str__(self) -> str:
+        state = "unpublished" if self.unpublished_at else "live"
+        return f"widget {self.public_id} of {self.project_id} ({state})"
+
+    @property
+    def live(self) -> bool:
+        return self.unpublished_at is None
 
 
 class ApiKey(models.Model):

@@ -3,22 +3,33 @@ them, API completions, experts and profiles. Nothing here writes."""
 
 from __future__ import annotations
 
+import html
 import uuid
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 
 import ui4a
 from inference.experts import EXPERTS, Expert, expert_summary, manifest_summary
 from inference.loras import AdapterRef
 from inference.profiles import PROFILES
 from studio.errors import InvalidRequest, NotFound
-from studio.models import FINISHED_STATUSES, Adapter, ApiKey, Generation, Project, Version
+from studio.models import (
+    FINISHED_STATUSES,
+    Adapter,
+    ApiKey,
+    Generation,
+    Project,
+    Version,
+    Widget,
+)
 from studio.rendered_views import view_payload
 from ui4a import diff as ui4a_diff
 from ui4a.edit import editable_catalog
+from ui4a.tree import walk
 
 
 def project_get(*, project_id: uuid.UUID) -> Project | None:
@@ -311,3 +322,75 @@ def versions_diff(
 def component_catalog() -> dict[str, Any]:
     """The components, theme tokens, wrappers and actions the inspector edits with."""
     return editable_catalog()
+
+
+def widgets_of_project(*, project: Project) -> QuerySet[Widget]:
+    """Every widget the project ever published, live ones first, newest first."""
+    return project.widgets.select_related("version", "published_by").order_by(
+        F("unpublished_at").asc(nulls_first=True), "-created_at", "-pk"
+    )
+
+
+def widget_of_project(*, project: Project, public_id: str) -> Widget:
+    widget = project.widgets.filter(public_id=public_id).first()
+    if widget is None:
+        raise NotFound("unknown_widget", "That widget is not one of this project's.")
+    return widget
+
+
+def _widget_spec(widget: Widget) -> object:
+    version = widget.version if widget.version_id is not None else widget.project.current_version
+    return version.spec if version is not None else None
+
+
+def spec_button_labels(spec: object) -> list[str]:
+    """The labels of a spec's buttons, in document order, once each; labels that read state
+    ("Hi {name}") are left out, since the view shows them differently."""
+    labels: list[str] = []
+    for ref in walk(spec):
+        label = ref.node.get("label")
+        if ref.node.get("t") != "button" or not isinstance(label, str):
+            continue
+        label = " ".join(label.split())
+        if label and "{" not in label and label not in labels:
+            labels.append(label)
+    return labels
+
+
+def widget_summary(widget: Widget, *, base_url: str) -> dict[str, Any]:
+    """What the Publish panel shows of a widget; `base_url` is the site's scheme://host."""
+    version = widget.version
+    return {
+        "id": widget.public_id,
+        "url": f"{base_url}/w/{widget.public_id}",
+        "live": widget.live,
+        "follows_latest": version is None,
+        "version": {"id": str(version.id), "number": version.number} if version else None,
+        "origins": list(widget.allowed_origins),
+        "event_buttons": list(widget.event_buttons),
+        # The buttons it shows now (a "latest" widget's change with the project), to choose from.
+        "buttons": spec_button_labels(_widget_spec(widget)) if widget.live else [],
+        "views": widget.view_count,
+        "created_at": widget.created_at.isoformat(),
+        "unpublished_at": widget.unpublished_at.isoformat() if widget.unpublished_at else None,
+        "published_by": widget.published_by.get_username() if widget.published_by else None,
+        "snippets": embed_snippets(widget=widget, base_url=base_url) if widget.live else None,
+    }
+
+
+def embed_snippets(*, widget: Widget, base_url: str) -> dict[str, str]:
+    """What an owner pastes into a host page: a plain iframe (its events go to the first allowed
+    origin; change `host` for another), or the loader, which adds `host` and sizes the frame."""
+    page = f"{base_url}/w/{widget.public_id}"
+    origins = list(widget.allowed_origins)
+    src = f"{page}?host={quote(origins[0], safe='')}" if len(origins) > 1 else page
+    title = html.escape(f"{widget.project.name} (Macaron widget)", quote=True)
+    iframe = (
+        f'<iframe src="{html.escape(src, quote=True)}" sandbox="allow-scripts allow-forms" '
+        f'title="{title}" loading="lazy" style="width:100%;height:480px;border:0"></iframe>'
+    )
+    loader = (
+        f'<div data-macaron-widget="{widget.public_id}" data-title="{title}"></div>\n'
+        f'<script src="{html.escape(base_url, quote=True)}/w/embed.js" async></script>'
+    )
+    return {"iframe": iframe, "loader": loader}

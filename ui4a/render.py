@@ -447,12 +447,17 @@ def render_document(
     partial: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     surface: Surface = Surface.VIEW_META,
+    host: Mapping[str, object] | None = None,
 ) -> str:
     """A standalone HTML document of the view, with its runtime and a strict CSP.
 
     The spec's own "title", when it has one, names the document; `title` is the fallback.
     `render_document(None)` is the empty shell a studio frame starts from before streaming.
     `surface` picks the meta policy: a served view's, or an exported file's (no network).
+    `host` makes it a published widget's document (`{"widget": id, "origin": origin or None,
+    "buttons": [labels]}`): the runtime then tells the framing page only its host events (form
+    submits, clicks on those buttons), addressed to that origin.
+    It is data in a JSON element, so the inline scripts and their CSP hashes stay the same.
     """
     if surface not in (Surface.VIEW_META, Surface.EXPORTED_FILE):
         raise ValueError(f"a document carries a meta policy; {surface} is not one")
@@ -470,6 +475,7 @@ def render_document(
             styles=[Markup(s) for s in styles],
             body=Markup(body),
             state_json=Markup(state_json(initial_state(spec))),
+            host_json=Markup(safe_json(dict(host))) if host is not None else None,
             scripts=[Markup(s) for s in scripts],
         )
     )

@@ -73,4 +73,11 @@ export const api = {
   fork: (project, id) => call("POST", p(project, "versions/" + encodeURIComponent(id) + "/fork")),
   rename: (project, name) => call("POST", p(project, "rename"), { name }),
   catalog: () => call("GET", "/studio/catalog"),
+  // Widgets (studio/web/widgets_api.py): `version` is a version id or "latest".
+  widgets: (project) => call("GET", p(project, "widgets")),
+  publish: (project, version, origins) => call("POST", p(project, "widgets"), { version, origins }),
+  // `changes`: {origins, buttons}, either left out to keep it.
+  updateWidget: (project, id, changes) =>
+    call("POST", p(project, "widgets/" + encodeURIComponent(id)), changes),
+  unpublish: (project, id) => call("POST", p(project, "widgets/" + encodeURIComponent(id) + "/unpublish")),
 };

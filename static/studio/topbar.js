@@ -1,9 +1,10 @@
 // The top bar: back to the projects, the project's name (renamed in place), the connection's
-// state, the shortcuts' help and signing out.
+// state, publishing as a widget, the shortcuts' help and signing out.
 import { html, useEffect, useRef, useState } from "./lib.js";
 import { useStore } from "./store.js";
 import { Icon } from "./icons.js";
 import { ShortcutsHelp } from "./shortcuts.js";
+import { Publish } from "./publish.js";
 
 const CONNECTION = { connecting: "Connecting…", open: "Connected", closed: "Disconnected" };
 
@@ -51,6 +52,7 @@ export function TopBar({ store, actions }) {
     <div class="topbar-end">
       <span class="connection" id="connection" role="status" data-state=${connection}>
         ${CONNECTION[connection] || connection}</span>
+      <${Publish} store=${store} />
       <${ShortcutsHelp} />
       <button type="submit" form="signout" class="quiet">Sign out</button>
     </div>`;

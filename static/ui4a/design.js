@@ -9,7 +9,8 @@
   "use strict";
 
   var root = document.getElementById("ui4a-root");
-  if (!root || window.parent === window) return;
+  // A published widget's parent is a host page, never the studio (see HOST in runtime.js).
+  if (!root || window.parent === window || document.querySelector("body > script#ui4a-host")) return;
 
   var MAX_MARKS = 200;
   var CHANGES = { added: "added", changed: "changed", removed: "removed" };

@@ -5,7 +5,8 @@
  * the "ui4a:parts" mark below, inside this function, so parts share its helpers. Model output
  * is data: nothing here evaluates it or injects it as HTML. The only HTML it morphs in is the
  * ui4a renderer's, sent by the parent frame; everything it builds itself is set as text.
- * ui4a/state.py and ui4a/expr.py hold the Python side of the rules mirrored here. */
+ * ui4a/state.py and ui4a/expr.py hold the Python side of the rules mirrored here.
+ * In a published widget (a "ui4a-host" element) the parent is someone else's page: see HOST. */
 (function () {
   "use strict";
 
@@ -27,6 +28,43 @@
   // Keys and datasets the user has changed: streamed values never overwrite them.
   var touched = Object.create(null);
   var touchedData = Object.create(null);
+  // A published widget's document names its widget and the one allowed origin that framed it
+  // ({"widget", "origin"} in #ui4a-host, data rather than script, so the CSP hashes hold). Its
+  // parent is a third-party host page: ui4a.* messages (state, passwords included) never go
+  // there and its messages are not read; only host events leave, addressed to that origin,
+  // never "*". An unreadable config still means widget mode, with no events at all.
+  var HOST = readHost();
+
+  function readHost() {
+    var el = document.querySelector("body > script#ui4a-host[type=\"application/json\"]");
+    if (!el) return null;
+    var config = null;
+    try { config = JSON.parse(el.textContent || "null"); } catch (err) { config = null; }
+    if (!config || typeof config !== "object") return { widget: "", origin: null, buttons: [] };
+    var origin = typeof config.origin === "string" &&
+      /^https?:\/\/[A-Za-z0-9.\-\[\]:]{1,200}$/.test(config.origin) ? config.origin : null;
+    var buttons = Array.isArray(config.buttons) ? config.buttons.filter(function (b) {
+      return typeof b === "string";
+    }) : [];
+    return {
+      widget: typeof config.widget === "string" ? config.widget : "", origin: origin, buttons: buttons
+    };
+  }
+
+  // A click on a button the widget's owner chose is a host event: its label, nothing else.
+  function hostClick(target) {
+    var button = HOST && target.closest("button");
+    if (!button || !root.contains(button)) return;
+    var label = (button.textContent || "").replace(/\s+/g, " ").trim();
+    if (HOST.buttons.indexOf(label) < 0) return;
+    toHost({ type: "macaron.event", widget: "", event: "click", button: label });
+  }
+
+  function toHost(message) {
+    if (!HOST || !HOST.origin || window.parent === window) return;
+    message.widget = HOST.widget;
+    window.parent.postMessage(message, HOST.origin);
+  }
 
   function isScalar(v) {
     return v === null || typeof v === "string" || typeof v === "boolean" ||
@@ -234,8 +272,9 @@
   }
 
   function post(message) {
-    // A sandboxed frame has an opaque origin, so the parent cannot be named; state is not secret.
-    if (window.parent !== window) window.parent.postMessage(message, "*");
+    // A sandboxed frame has an opaque origin, so the parent cannot be named; state is not secret
+    // to the studio that framed it. A widget's host is not the studio (see HOST).
+    if (window.parent !== window && !HOST) window.parent.postMessage(message, "*");
   }
 
   function snapshot() {
@@ -400,11 +439,18 @@
       return;
     }
     var values = {};
+    var secret = [];
     all("[data-bind]", form).forEach(function (el) {
       var key = el.getAttribute("data-bind");
-      if (key.charAt(0) !== ".") values[key] = state[key];
+      if (key.charAt(0) === ".") return;
+      values[key] = state[key];
+      if (el.type === "password") secret.push(key);
     });
     post({ type: "ui4a.submit", form: form.id, values: values });
+    // A password never leaves a published widget, whoever its host is.
+    var shared = {};
+    Object.keys(values).forEach(function (k) { if (secret.indexOf(k) < 0) shared[k] = values[k]; });
+    toHost({ type: "macaron.event", widget: "", event: "submit", form: form.id, values: shared });
     var on = form.getAttribute("data-on");
     if (on) {
       try { run(JSON.parse(on), form); } catch (err) { console.warn("ui4a: unreadable action", err); }
@@ -445,6 +491,7 @@
       post({ type: "ui4a.open", url: link.href });
       return;
     }
+    hostClick(target);
     if (PARTS.click.some(function (hook) { return hook(target); })) return;
     var button = target.closest("[data-action]");
     if (!button) return;
@@ -494,6 +541,19 @@
     }
   };
 
+  // A widget tells its host how tall it is, so the host's loader can size the frame to fit.
+  function reportHeight() {
+    var last = -1;
+    function send() {
+      var height = Math.ceil(document.body.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      toHost({ type: "macaron.resize", widget: "", height: height });
+    }
+    if (typeof ResizeObserver === "function") new ResizeObserver(send).observe(document.body);
+    send();
+  }
+
   // Benchmarks measure each streamed patch by setting `window.ui4aPatchTimes = []` in the
   // frame (Playwright can; a spec runs no code). Without that array no timings are kept.
   function recordPatch(start, morphed) {
@@ -503,7 +563,7 @@
   }
 
   function onMessage(event) {
-    if (window.parent === window || event.source !== window.parent) return;
+    if (HOST || window.parent === window || event.source !== window.parent) return;
     var msg = event.data;
     if (!msg || typeof msg !== "object" || typeof msg.type !== "string") return;
     if (has(MESSAGES, msg.type)) MESSAGES[msg.type](msg);
@@ -546,4 +606,5 @@
   window.addEventListener("message", onMessage);
   apply();
   post({ type: "ui4a.ready" });
+  if (HOST) reportHeight();
 })();

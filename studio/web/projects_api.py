@@ -19,7 +19,14 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from studio.errors import PROJECT_GONE, InvalidRequest, NotAuthenticated, NotFound, TooLarge
+from studio.errors import (
+    PROJECT_GONE,
+    Gone,
+    InvalidRequest,
+    NotAuthenticated,
+    NotFound,
+    TooLarge,
+)
 from studio.models import Project
 from studio.selectors import (
     component_catalog,
@@ -47,6 +54,7 @@ STATUSES: tuple[tuple[type[InvalidRequest], int], ...] = (
     (NotFound, 404),
     (Conflict, 409),
     (TooLarge, 413),
+    (Gone, 410),
     (InvalidRequest, 400),
 )
 
@@ -122,6 +130,12 @@ def _moved(project: Project) -> dict[str, Any]:
         **project_history(project=project),
         "version": version_detail(current) if current else None,
     }
+
+
+# For the other owner-only JSON endpoints of a project (studio/web/widgets_api.py).
+signed_in_json = _signed_in
+owned_project = _project
+json_body = _body
 
 
 @require_GET

@@ -3,7 +3,16 @@
 from django.contrib import admin
 from django.urls import path
 
-from studio.web import accounts, datasets_api, exports, project_pages, projects_api, views
+from studio.web import (
+    accounts,
+    datasets_api,
+    exports,
+    project_pages,
+    projects_api,
+    views,
+    widgets,
+    widgets_api,
+)
 from studio.web.api import views as api
 
 urlpatterns = [
@@ -72,6 +81,20 @@ urlpatterns = [
         datasets_api.delete,
         name="dataset-delete",
     ),
+    # Published widgets: the owner's endpoints, then the public page and its loader.
+    path("p/<uuid:project_id>/widgets", widgets_api.widgets, name="project-widgets"),
+    path(
+        "p/<uuid:project_id>/widgets/<str:public_id>",
+        widgets_api.widget_detail,
+        name="project-widget",
+    ),
+    path(
+        "p/<uuid:project_id>/widgets/<str:public_id>/unpublish",
+        widgets_api.widget_unpublished,
+        name="project-widget-unpublish",
+    ),
+    path("w/embed.js", widgets.embed_js, name="widget-embed-js"),
+    path("w/<str:public_id>", widgets.widget, name="widget"),
     path("studio/catalog", projects_api.catalog, name="studio-catalog"),
     path("api/generations/<uuid:generation_id>", views.generation_detail, name="generation"),
     path("healthz", views.health, name="health"),
