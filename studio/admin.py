@@ -171,6 +171,8 @@ class DatasetAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
 @admin.register(Widget)
 class WidgetAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Published widgets, for operators: who published what, where it may be framed, how often

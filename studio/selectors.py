@@ -27,6 +27,7 @@ from studio.models import (
     Widget,
 )
 from studio.rendered_views import view_payload
+from studio.stored_tables import project_tables
 from ui4a import diff as ui4a_diff
 from ui4a.edit import editable_catalog
 from ui4a.tree import walk
@@ -163,7 +164,8 @@ def generation_payload(generation: Generation) -> dict[str, Any]:
     }
     if generation.structured:
         spec = generation.spec if generation.finished else None
-        payload.update(view_payload(generation.text, final_spec=spec))
+        tables = project_tables(generation.project) if generation.project else None
+        payload.update(view_payload(generation.text, final_spec=spec, tables=tables))
     return payload
 
 
@@ -250,7 +252,7 @@ def version_detail(version: Version) -> dict[str, Any]:
     return {
         **version_summary(version),
         "spec": version.spec,
-        **view_payload("", final_spec=version.spec),
+        **view_payload("", final_spec=version.spec, tables=project_tables(version.project)),
     }
 
 

@@ -63,7 +63,7 @@ def bike_trips(rows: int = 4000) -> bytes:
     rng = Random(13)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["trip_start", "station", "rider", "ride_minutes", "distance_km"])
+    writer.writerow(["trip_start", "station", "rider", "ride_minutes", "trip_km"])
     for _ in range(rows):
         minutes = rng.randint(3, 95)
         writer.writerow(
@@ -82,7 +82,7 @@ def clinic_visits(rows: int = 1500) -> bytes:
     rng = Random(14)
     records = [
         {
-            "visit_date": _day(rng, date(2025, 1, 6), 300),
+            "seen_on": _day(rng, date(2025, 1, 6), 300),
             "clinic": rng.choice(CLINICS),
             "reason": rng.choice(REASONS),
             "wait_minutes": rng.randint(0, 75),

@@ -84,10 +84,7 @@ def generate_all(
     timeout_s: float,
 ) -> list[Generated]:
     """Queue every prompt under every variant, wait for all, and read back what was stored."""
-    from django.db.models import Sum
-
     from bench.variant_runs import variant_generation_create
-    from studio.models import Generation
     from studio.services.projects import project_create
 
     runs: list[Generated] = []
@@ -100,7 +97,20 @@ def generate_all(
                 variant=variant,
             )
             runs.append(Generated(prompt.id, variant, str(generation.id)))
-    ids = [r.generation_id for r in runs]
+    wait_finished(stack, [r.generation_id for r in runs], log=log, timeout_s=timeout_s)
+    for run in runs:
+        read_back(run)
+    return runs
+
+
+def wait_finished(
+    stack: Stack, ids: list[str], *, log: Callable[[str], None], timeout_s: float
+) -> None:
+    """Wait until every generation has finished, the deadline passes, or nothing progresses."""
+    from django.db.models import Sum
+
+    from studio.models import Generation
+
     finished = (Generation.Status.DONE, Generation.Status.FAILED)
     deadline = time.monotonic() + timeout_s
     started, shown = time.monotonic(), -1
@@ -128,12 +138,9 @@ def generate_all(
         for service in stack.services:
             service.check_alive()  # a dead worker or Redis: say so now, with its log
         time.sleep(2)
-    for run in runs:
-        _read_back(run)
-    return runs
 
 
-def _read_back(run: Generated) -> None:
+def read_back(run: Generated) -> None:
     """The row as the worker stored it. Read from the database, not through a view that renders
     it: a spec that crashes the renderer must still be counted, as a failure."""
     from studio.models import Generation

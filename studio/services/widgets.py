@@ -16,9 +16,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-import ui4a
 from studio.errors import Gone, InvalidRequest, NotFound
 from studio.models import Project, Version, Widget
+from studio.rendered_views import project_document
 from studio.services.widget_origins import origin_normalise, origins_clean
 
 MAX_LIVE_WIDGETS_PER_PROJECT = 20
@@ -130,8 +130,8 @@ def widget_unpublish(*, widget: Widget) -> Widget:
 
 
 def widget_spec(widget: Widget) -> dict[str, Any] | None:
-    """The spec a widget shows: its pinned version, or the project's current one, ready to
-    render. Datasets: `ui4a.resolve_data(spec, project_tables(widget.project))` belongs here."""
+    """The spec a widget shows: its pinned version, or the project's current one (its queries
+    are resolved against the project's datasets as they are now, by `project_document`)."""
     version = widget.version if widget.version_id is not None else widget.project.current_version
     return version.spec if version is not None else None
 
@@ -155,9 +155,9 @@ def widget_page(*, public_id: str, host: str | None = None) -> WidgetPage:
         raise WidgetUnpublished(origins)
     target = _event_target(origins, host)
     spec = widget_spec(widget)
-    document = ui4a.render_document(
+    document = project_document(
+        widget.project,
         spec,
-        title="Widget",
         host={"widget": widget.public_id, "origin": target, "buttons": list(widget.event_buttons)},
     )
     Widget.objects.filter(pk=widget.pk).update(view_count=F("view_count") + 1)

@@ -31,8 +31,8 @@ from studio.services.datasets import (
     datasets_of_project,
 )
 from studio.services.datasets.limits import DatasetRejected, megabytes
-from studio.services.datasets.reads import version_changes
 from studio.services.datasets.writes import PASTE_MAX_BYTES
+from studio.stored_tables.reads import version_changes
 from studio.web.projects_api import _body, _error, _project, _signed_in
 from studio.web.request_body import body_within
 from studio.web.uploads import UploadBudget, install_budget, too_large

@@ -16,8 +16,9 @@ from django.utils import timezone
 from inference.protocol import Delta
 from studio import messages
 from studio.models import Generation
+from studio.rendered_views import ResolveCache
 from studio.services.broadcast import group_send, watchers_group
-from studio.worker.partials import partial_view
+from studio.worker.partials import partial_view, stream_tables
 from studio.worker.refinement import Basis
 from studio.worker.row import Progress, RunningRow
 
@@ -37,6 +38,10 @@ class Batcher:
         # Engine time up to the newest delta: lets clients tell our overhead from the engine's.
         self.engine_started = time.monotonic()
         self.engine_elapsed = 0.0
+        # The project's datasets, read once per run, and the queries already evaluated: each
+        # batch re-renders the whole partial view, but each query runs once.
+        self.tables = stream_tables(generation)
+        self.resolved: ResolveCache = {}
 
     @property
     def cancelled(self) -> bool:
@@ -71,7 +76,13 @@ class Batcher:
             "seq": progress.seq,
             "delta": self.pending,
             "tokens": progress.tokens,
-            **partial_view(self.generation, progress.text, self.basis),
+            **partial_view(
+                self.generation,
+                progress.text,
+                self.basis,
+                tables=self.tables,
+                cache=self.resolved,
+            ),
         }
         message["sent_at"] = time.time()  # lets clients measure delivery; wall clock on purpose
         message["engine_s"] = round(self.engine_elapsed, 4)

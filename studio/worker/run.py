@@ -23,6 +23,7 @@ from inference.serving.prompts import (
 )
 from studio.models import Generation
 from studio.selectors import ResolvedExpert, expert_resolve
+from studio.stored_tables import project_prompt_with_tables
 from studio.worker.batches import Batcher
 from studio.worker.refinement import Basis, basis_of
 from studio.worker.row import Progress, row_finish
@@ -130,7 +131,7 @@ def _engine_request(
         return refine_request_for(
             request_id=str(generation.pk),
             expert=resolved.expert,
-            first_prompt=basis.first_prompt,
+            first_prompt=_with_profiles(generation, basis.first_prompt),
             spec=basis.spec,
             instruction=generation.prompt,
             max_tokens=_max_tokens(resolved.expert.structured),
@@ -141,7 +142,7 @@ def _engine_request(
         return request_for(
             request_id=str(generation.pk),
             expert=resolved.expert,
-            prompt=generation.prompt,
+            prompt=_with_profiles(generation, generation.prompt),
             max_tokens=_max_tokens(resolved.expert.structured),
             adapter=resolved.adapter,
         )
@@ -157,6 +158,14 @@ def _engine_request(
         stop=tuple(options.get("stop") or ()),
         tools=tuple(options["tools"]) if options.get("tools") else None,
     )
+
+
+def _with_profiles(generation: Generation, prompt: str) -> str:
+    """A studio ui prompt as the expert sees it: after its project's datasets' profiles (their
+    columns, types and ranges; never their rows), which its queries may then name."""
+    if not (generation.structured and generation.project is not None):
+        return prompt
+    return project_prompt_with_tables(generation.project, prompt)
 
 
 def _max_tokens(structured: bool) -> int:

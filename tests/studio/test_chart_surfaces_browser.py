@@ -1,6 +1,7 @@
 """A chart draws on every surface, in Chromium, with no policy violation: the studio page's
-preview, the API's /v1/views/<token>, and the exported file opened from file:// (downloaded with
-the studio's own button). No engine: the version and the API generation are rows made here.
+preview, the API's /v1/views/<token>, the exported file opened from file:// (downloaded with
+the studio's own button), and a published widget charting an uploaded dataset. No engine: the
+versions and the API generation are rows made here.
 
 A surface whose policy missed Chart.js would leave the canvas blank and report a violation
 ("Executing inline script violates ... script-src"), which is what issue 14 saw on /v1/views.
@@ -20,8 +21,10 @@ from playwright.sync_api import Locator, Page, expect
 
 from studio.models import Generation, Project
 from studio.services.api_keys import api_key_create
+from studio.services.datasets import dataset_upload
 from studio.services.shared_views import view_token_for
 from studio.services.versions import version_add
+from studio.services.widgets import widget_publish
 from ui4a.registry import components, example_path
 
 # Playwright's sync API keeps an event loop running in this thread; the database calls the live
@@ -190,3 +193,33 @@ def test_the_export_menu_offers_the_version_the_preview_shows(
     expect(menu.get_by_role("link", name="Standalone HTML file")).to_have_attribute(
         "href", f"/p/{project.id}/versions/{first.id}/export.html"
     )
+
+
+def test_a_chart_over_an_uploaded_dataset_draws_in_a_published_widget(
+    watched: Page, live_server: Any, errors: list[str]
+) -> None:
+    owner = get_user_model().objects.create_user("grace")
+    project = Project.objects.create(name="Bikes", owner=owner)
+    rows = "\n".join(f"2025-{m:02d}-1{d},{m * 10 + d}" for m in range(1, 7) for d in range(3))
+    dataset_upload(project=project, filename="rides.csv", data=f"day,rides\n{rows}\n".encode())
+    spec = {
+        "title": "Rides",
+        "root": {
+            "t": "page",
+            "c": [{"t": "chart", "title": "Rides", "data": "m", "x": "day", "y": ["rides"]}],
+        },
+        "data": {"m": {"from": "rides", "group": "day:month", "agg": {"rides": "sum"}}},
+    }
+    version_add(project=project, spec=spec, kind="generated", label="rides by month")
+    widget = widget_publish(
+        project=project, version_id=None, allowed_origins=[], published_by=owner
+    )
+    watched.goto(f"{live_server.url}/w/{widget.public_id}")
+    canvas = watched.locator("canvas").first
+    assert_chart_draws(canvas, errors, "published widget")
+    labels, values = canvas.evaluate(
+        "c => [Chart.getChart(c).data.labels, Chart.getChart(c).data.datasets[0].data]"
+    )
+    assert labels == [f"2025-{m:02d}" for m in range(1, 7)]
+    assert values == [m * 30 + 3 for m in range(1, 7)]  # 10m+0 + 10m+1 + 10m+2
+    watched.screenshot(path=ARTIFACTS / "chart-surfaces-widget.png")

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 import pytest
 import xlsxwriter
 
-from studio.services.datasets.cells import Cell, parse_date, parse_number
 from studio.services.datasets.column_types import CellLocation, convert_column, infer_type
 from studio.services.datasets.limits import DatasetLimits, DatasetRejected, DatasetTooLarge
 from studio.services.datasets.names import column_names, dataset_name_from_file, identifier
 from studio.services.datasets.parse import ParsedTable, parse_paste, parse_upload
-from studio.services.datasets.row_numbers import RowNumbering
-from studio.services.datasets.storage import RowsCache, StoredRows, rows_decode, rows_encode
+from studio.stored_tables.cells import Cell, parse_date, parse_number
+from studio.stored_tables.row_numbers import RowNumbering
+from studio.stored_tables.storage import RowsCache, StoredRows, rows_decode, rows_encode
 
 LIMITS = DatasetLimits(
     max_bytes=1024 * 1024, max_rows=1000, max_columns=10, max_cells=5000, max_cell_chars=200

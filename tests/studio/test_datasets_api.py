@@ -18,7 +18,7 @@ from studio.services.datasets import (
     project_prompt_with_tables,
     project_tables,
 )
-from studio.services.datasets.storage import ROWS_CACHE
+from studio.stored_tables.storage import ROWS_CACHE
 from ui4a.tables import prompt_with_tables
 
 pytestmark = pytest.mark.django_db

@@ -279,7 +279,7 @@ def time_chart(rng: Random, s: Shape) -> Widget:
     ask = pick(
         rng,
         (
-            f"a {kind} chart of {adj} {AGG_WORDS[agg]} {noun}",
+            f"{adj} {AGG_WORDS[agg]} {noun} on a {kind} chart",
             f"{AGG_WORDS[agg]} {noun} per {bucket} as a {kind} chart",
             f"a {kind} chart showing {noun} by {bucket}"
             if agg == "sum"
@@ -330,7 +330,7 @@ def rows_table(rng: Random, s: Shape) -> tuple[Widget, dict[str, Any] | None]:
     ask = pick(
         rng,
         (
-            f"a table of the latest {limit} {s.rows}",
+            f"a table listing the latest {limit} {s.rows}",
             f"a table with the {limit} most recent {s.rows}",
             f"the last {limit} {s.rows} in a table",
         ),
@@ -339,7 +339,7 @@ def rows_table(rng: Random, s: Shape) -> tuple[Widget, dict[str, Any] | None]:
     select: dict[str, Any] | None = None
     filterable = [(c, v) for c, v in s.categories if c in cols]
     if filterable and rng.random() < 0.5:
-        cat, values = pick(rng, filterable)
+        cat, _values = pick(rng, filterable)
         ask += f", filterable by {words(cat)}"
         node["filter"] = [f"{cat}={cat}"]
         select = {"t": "select", "label": words(cat).capitalize(), "bind": cat}
@@ -389,8 +389,8 @@ def listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def example(rng: Random) -> tuple[str, dict[str, Any]]:
-    """A user turn (profiles, then the ask) and the spec that answers it."""
+def example(rng: Random) -> tuple[str, dict[str, Any], list[Table]]:
+    """A user turn (profiles, then the ask), the spec that answers it, and the tables."""
     s = sample_shape(rng)
     charts = [time_chart(rng, s)] if rng.random() < 0.8 else []
     if rng.random() < 0.6 or not charts:
@@ -421,7 +421,7 @@ def example(rng: Random) -> tuple[str, dict[str, Any]]:
         other = sample_shape(rng).table
         if other.name != s.table.name:
             tables.insert(rng.randrange(2), other)
-    return prompt_with_tables(ask, tables), spec
+    return prompt_with_tables(ask, tables), spec, tables
 
 
 QUERY_ORDER = ("from", "group", "agg", "columns", "sort", "limit")
@@ -431,7 +431,7 @@ def generate(rng: Random, count: int, checked: Any) -> list[Record]:
     """`count` dashboards; `checked` turns a spec into its canonical, validated JSON text."""
     out: list[Record] = []
     for _ in range(count):
-        prompt, spec = example(rng)
+        prompt, spec, _tables = example(rng)
         spec["data"] = {
             name: {k: q[k] for k in QUERY_ORDER if k in q} for name, q in spec["data"].items()
         }

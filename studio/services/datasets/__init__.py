@@ -1,18 +1,12 @@
 """Datasets a designer owns: tables uploaded (CSV, TSV, JSON, XLSX) or pasted into a project,
 typed by column, versioned on every re-upload or type correction.
 
-Writes are in `writes`, reads in `reads`; the modules beside them read and type the files.
-Renders call `project_tables`, prompts `project_profiles_text` / `project_prompt_with_tables`.
+Writes are in `writes`; the modules beside them read and type the files. Reading stored
+datasets back is `studio.stored_tables` (renders call `project_tables`, prompts
+`project_prompt_with_tables`), re-exported here for the web side.
 """
 
 from studio.services.datasets.limits import DatasetLimits, DatasetRejected, dataset_limits
-from studio.services.datasets.reads import (
-    dataset_preview,
-    datasets_of_project,
-    project_profiles_text,
-    project_prompt_with_tables,
-    project_tables,
-)
 from studio.services.datasets.writes import (
     dataset_column_type_set,
     dataset_delete,
@@ -20,6 +14,13 @@ from studio.services.datasets.writes import (
     dataset_paste,
     dataset_rename,
     dataset_upload,
+)
+from studio.stored_tables.reads import (
+    dataset_preview,
+    datasets_of_project,
+    project_profiles_text,
+    project_prompt_with_tables,
+    project_tables,
 )
 
 __all__ = [

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from studio.services.datasets.cells import (
+from studio.services.datasets.limits import DatasetRejected
+from studio.stored_tables.cells import (
     Cell,
     DateOrder,
     RawCell,
@@ -24,8 +25,7 @@ from studio.services.datasets.cells import (
     parse_number,
     slashed_parts,
 )
-from studio.services.datasets.limits import DatasetRejected
-from studio.services.datasets.row_numbers import RowNumbering
+from studio.stored_tables.row_numbers import RowNumbering
 from ui4a.tables import COLUMN_TYPES, ColumnType
 
 CATEGORY_MAX_VALUES = 50

@@ -12,9 +12,9 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from studio.services.datasets.cells import RawCell
 from studio.services.datasets.limits import DatasetLimits, DatasetRejected, DatasetTooLarge
 from studio.services.datasets.raw import RawTable, collect
+from studio.stored_tables.cells import RawCell
 
 SHAPE = (
     'A JSON dataset is a list of objects ([{"region": "North", "revenue": 12}, …]) or '

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
-from studio.services.datasets.cells import Cell
 from studio.services.datasets.column_types import infer_column
 from studio.services.datasets.delimited import (
     decode_text,
@@ -25,8 +24,9 @@ from studio.services.datasets.limits import (
 )
 from studio.services.datasets.names import column_names
 from studio.services.datasets.raw import RawTable
-from studio.services.datasets.row_numbers import RowNumbering
 from studio.services.datasets.spreadsheet import read_spreadsheet
+from studio.stored_tables.cells import Cell
+from studio.stored_tables.row_numbers import RowNumbering
 
 TEXT_SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
 UNSUPPORTED = {".xls", ".xlsb", ".numbers", ".ods", ".parquet", ".pdf", ".zip"}

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from studio.services.datasets.cells import RawCell, as_text, parse_date, parse_number
 from studio.services.datasets.limits import DatasetLimits, DatasetRejected, DatasetTooLarge
-from studio.services.datasets.row_numbers import RowNumbering
+from studio.stored_tables.cells import RawCell, as_text, parse_date, parse_number
+from studio.stored_tables.row_numbers import RowNumbering
 
 
 @dataclass(frozen=True)

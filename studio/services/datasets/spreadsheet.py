@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 
 from python_calamine import CalamineError, CalamineWorkbook
 
-from studio.services.datasets.cells import RawCell
 from studio.services.datasets.limits import (
     DatasetLimits,
     DatasetRejected,
@@ -20,6 +19,7 @@ from studio.services.datasets.limits import (
     megabytes,
 )
 from studio.services.datasets.raw import RawTable, collect
+from studio.stored_tables.cells import RawCell
 
 
 def _check_archive(data: bytes, limits: DatasetLimits) -> None:

@@ -18,8 +18,8 @@ from studio.services.datasets.column_types import CellLocation, convert_column
 from studio.services.datasets.limits import DatasetRejected, DatasetTooLarge, dataset_limits
 from studio.services.datasets.names import dataset_name_clean, dataset_name_from_file
 from studio.services.datasets.parse import ParsedTable, parse_paste, parse_upload
-from studio.services.datasets.row_numbers import RowNumbering
-from studio.services.datasets.storage import ROWS_CACHE, rows_encode
+from studio.stored_tables.row_numbers import RowNumbering
+from studio.stored_tables.storage import ROWS_CACHE, rows_encode
 from ui4a.tables import COLUMN_TYPES
 
 PASTED_SOURCE = "pasted table"

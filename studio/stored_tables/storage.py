@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
-from studio.services.datasets.cells import Cell
+from studio.stored_tables.cells import Cell
 
 CACHE_MAX_CELLS = 4_000_000
 COMPRESSION_LEVEL = 6

@@ -14,8 +14,8 @@ from typing import Any
 
 from studio.errors import NotFound
 from studio.models import Dataset, DatasetVersion, Project
-from studio.services.datasets.row_numbers import RowNumbering
-from studio.services.datasets.storage import ROWS_CACHE, StoredRows
+from studio.stored_tables.row_numbers import RowNumbering
+from studio.stored_tables.storage import ROWS_CACHE, StoredRows
 from ui4a.tables import Column, Table, profile_text
 
 PREVIEW_ROWS = 50
