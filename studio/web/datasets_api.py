@@ -33,7 +33,7 @@ from studio.services.datasets import (
 from studio.services.datasets.limits import DatasetRejected, megabytes
 from studio.services.datasets.writes import PASTE_MAX_BYTES
 from studio.stored_tables.reads import version_changes
-from studio.web.projects_api import _body, _error, _project, _signed_in
+from studio.web.projects_api import error_json, json_body, owned_project, signed_in_json
 from studio.web.request_body import body_within
 from studio.web.uploads import UploadBudget, install_budget, too_large
 
@@ -50,12 +50,12 @@ def _saved(project: Any, version: DatasetVersion) -> dict[str, Any]:
 
 
 @require_GET
-@_signed_in
+@signed_in_json
 def datasets(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
     """The datasets, and the limits (the page checks a file's size before sending it)."""
     limits = dataset_limits()
     return {
-        **datasets_of_project(project=_project(request, project_id)),
+        **datasets_of_project(project=owned_project(request, project_id)),
         "limits": {
             "max_bytes": limits.max_bytes,
             "max_rows": limits.max_rows,
@@ -72,19 +72,19 @@ def upload(request: HttpRequest, project_id: uuid.UUID) -> JsonResponse:
     try:
         if not request.user.is_authenticated:
             raise NotAuthenticated("not_signed_in", "Sign in to use the studio.")
-        _project(request, project_id)  # before reading a byte of a stranger's upload
+        owned_project(request, project_id)  # before reading a byte of a stranger's upload
         budget = install_budget(request, limit)
     except InvalidRequest as exc:
-        return _error(exc)
+        return error_json(exc)
     return _upload_checked(request, project_id, budget)
 
 
 @csrf_protect
-@_signed_in
+@signed_in_json
 def _upload_checked(
     request: HttpRequest, project_id: uuid.UUID, budget: UploadBudget
 ) -> dict[str, Any]:
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     upload = request.FILES.get("file")
     if budget.exceeded:
         raise too_large(budget.limit)
@@ -104,10 +104,10 @@ def _upload_checked(
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def paste(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
     """JSON: `text` (the table), optionally `name`."""
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     try:  # the service checks the text itself against PASTE_MAX_BYTES
         body_within(request, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     except TooLarge:
@@ -135,19 +135,19 @@ def _body_large(request: HttpRequest) -> dict[str, Any]:
 
 
 @require_GET
-@_signed_in
+@signed_in_json
 def rows(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, Any]:
-    dataset = dataset_of_project(project=_project(request, project_id), name=name)
+    dataset = dataset_of_project(project=owned_project(request, project_id), name=name)
     return dataset_preview(dataset=dataset)
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def column_type(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, Any]:
     """JSON: `column` (its name) and `type`; a new version, or the cell that does not convert."""
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     dataset = dataset_of_project(project=project, name=name)
-    body = _body(request)
+    body = json_body(request)
     version = dataset_column_type_set(
         dataset=dataset, column=body.get("column"), kind=body.get("type"), author=request.user
     )
@@ -155,18 +155,18 @@ def column_type(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def rename(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, Any]:
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     dataset = dataset_rename(
-        dataset=dataset_of_project(project=project, name=name), name=_body(request).get("name")
+        dataset=dataset_of_project(project=project, name=name), name=json_body(request).get("name")
     )
     return {"dataset": dataset.name, **datasets_of_project(project=project)}
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def delete(request: HttpRequest, project_id: uuid.UUID, name: str) -> dict[str, Any]:
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     dataset_delete(dataset=dataset_of_project(project=project, name=name))
     return datasets_of_project(project=project)

@@ -61,7 +61,7 @@ STATUSES: tuple[tuple[type[InvalidRequest], int], ...] = (
 P = ParamSpec("P")
 
 
-def _error(exc: InvalidRequest) -> JsonResponse:
+def error_json(exc: InvalidRequest) -> JsonResponse:
     status = next(code for kind, code in STATUSES if isinstance(exc, kind))
     error = {"code": exc.code, "message": exc.message}
     if exc.param:
@@ -69,7 +69,7 @@ def _error(exc: InvalidRequest) -> JsonResponse:
     return JsonResponse({"error": error}, status=status)
 
 
-def _signed_in(
+def signed_in_json(
     view: Callable[Concatenate[HttpRequest, P], dict[str, Any]],
 ) -> Callable[Concatenate[HttpRequest, P], JsonResponse]:
     """Answers 401 to visitors, and any refusal as its JSON error."""
@@ -81,19 +81,19 @@ def _signed_in(
                 raise NotAuthenticated("not_signed_in", "Sign in to use the studio.")
             return JsonResponse(view(request, *args, **kwargs))
         except InvalidRequest as exc:
-            return _error(exc)
+            return error_json(exc)
 
     return wrapper
 
 
-def _project(request: HttpRequest, project_id: uuid.UUID) -> Project:
+def owned_project(request: HttpRequest, project_id: uuid.UUID) -> Project:
     project = project_of_user(user=request.user, project_id=project_id)
     if project is None:
         raise NotFound("unknown_project", PROJECT_GONE)
     return project
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
+def json_body(request: HttpRequest) -> dict[str, Any]:
     body = body_within(request, MAX_BODY_BYTES)
     if not body.strip():
         return {}
@@ -132,39 +132,33 @@ def _moved(project: Project) -> dict[str, Any]:
     }
 
 
-# For the other owner-only JSON endpoints of a project (studio/web/widgets_api.py).
-signed_in_json = _signed_in
-owned_project = _project
-json_body = _body
-
-
 @require_GET
-@_signed_in
+@signed_in_json
 def versions(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
-    return project_versions(project=_project(request, project_id))
+    return project_versions(project=owned_project(request, project_id))
 
 
 @require_GET
-@_signed_in
+@signed_in_json
 def version(request: HttpRequest, project_id: uuid.UUID, version_id: uuid.UUID) -> dict[str, Any]:
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     return version_detail(version_of_project(project=project, version_id=version_id))
 
 
 @require_GET
-@_signed_in
+@signed_in_json
 def diff(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     old = _required_id(request.GET.get("from"), "from")
     new = _required_id(request.GET.get("to"), "to")
     return versions_diff(project=project, from_id=old, to_id=new)
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def edit(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
-    project = _project(request, project_id)
-    body = _body(request)
+    project = owned_project(request, project_id)
+    body = json_body(request)
     base = _required_id(body.get("base"), "base")
     if "op" not in body:
         raise InvalidRequest("bad_request", "'op' is required: the edit to make.")
@@ -173,13 +167,13 @@ def edit(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def undo(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
     return _history_step(request, project_id, edit_undo)
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def redo(request: HttpRequest, project_id: uuid.UUID) -> dict[str, Any]:
     return _history_step(request, project_id, edit_redo)
 
@@ -188,28 +182,28 @@ def _history_step(
     request: HttpRequest, project_id: uuid.UUID, step: Callable[..., Project]
 ) -> dict[str, Any]:
     """Undo or redo from the version the tab shows (`base`), so a stale tab is refused."""
-    project = _project(request, project_id)
-    base = _version_id(_body(request).get("base"), "base", required=False)
+    project = owned_project(request, project_id)
+    base = _version_id(json_body(request).get("base"), "base", required=False)
     return _moved(step(project=project, base_id=base))
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def revert(request: HttpRequest, project_id: uuid.UUID, version_id: uuid.UUID) -> dict[str, Any]:
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     made = version_revert(project=project, version_id=version_id, author=request.user)
     return {**version_detail(made), **project_history(project=made.project)}
 
 
 @require_POST
-@_signed_in
+@signed_in_json
 def fork(request: HttpRequest, project_id: uuid.UUID, version_id: uuid.UUID) -> dict[str, Any]:
-    project = _project(request, project_id)
+    project = owned_project(request, project_id)
     made = version_fork(project=project, version_id=version_id, author=request.user)
     return {"project": str(made.id), "url": reverse("project", args=[made.id])}
 
 
 @require_GET
-@_signed_in
+@signed_in_json
 def catalog(request: HttpRequest) -> dict[str, Any]:
     return component_catalog()
