@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import Locator, Page, expect
 
 from studio.models import Generation, Project
@@ -25,6 +24,7 @@ from studio.services.datasets import dataset_upload
 from studio.services.shared_views import view_token_for
 from studio.services.versions import version_add
 from studio.services.widgets import widget_publish
+from tests.live_session import sign_in
 from ui4a.registry import components, example_path
 
 # Playwright's sync API keeps an event loop running in this thread; the database calls the live
@@ -97,20 +97,11 @@ def assert_chart_draws(canvas: Locator, errors: list[str], where: str) -> None:
     assert violations_and_console(canvas, errors) == [], where
 
 
-def sign_in(page: Page, live_server: Any, project: Project) -> None:
-    assert project.owner is not None
-    client = Client()
-    client.force_login(project.owner)
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
-
-
 def test_a_chart_draws_in_the_studio_preview_and_in_its_exported_file(
     watched: Page, live_server: Any, project: Project, errors: list[str], tmp_path: Path
 ) -> None:
     page = watched
-    sign_in(page, live_server, project)
+    sign_in(page, live_server, project.owner)
     page.goto(f"{live_server.url}/p/{project.id}/")
     preview = page.frame_locator("iframe[title=Preview]")
     assert_chart_draws(preview.locator("canvas").first, errors, "studio preview")
@@ -178,7 +169,7 @@ def test_the_export_menu_offers_the_version_the_preview_shows(
     first = project.current_version
     assert first is not None
     second = version_add(project=project, spec=chart_spec, kind="edited", label="edited: title")
-    sign_in(page, live_server, project)
+    sign_in(page, live_server, project.owner)
     page.goto(f"{live_server.url}/p/{project.id}/")
     export = page.get_by_text("Export", exact=True)
     export.click()

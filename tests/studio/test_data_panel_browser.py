@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from studio.models import DatasetVersion, Project
 from tests.axe import axe_violations
+from tests.live_session import sign_in
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
 
@@ -34,11 +34,7 @@ def project(live_server: Any) -> Project:
 
 def open_project(page: Page, live_server: Any, project: Project) -> None:
     assert project.owner is not None
-    client = Client()
-    client.force_login(project.owner)
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    sign_in(page, live_server, project.owner)
     page.goto(f"{live_server.url}/p/{project.id}/")
     expect(page.get_by_role("heading", name="Data")).to_be_visible()
 

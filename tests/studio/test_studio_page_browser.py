@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import FrameLocator, Page, expect
 
 from studio.models import Project, Version
 from studio.services.versions import version_add
 from tests.axe import axe_violations
+from tests.live_session import sign_in
 
 # Playwright's sync API keeps an event loop running in this thread; the database calls the live
 # server's fixtures make here are still plain synchronous ones.
@@ -62,11 +62,7 @@ def project(live_server: Any) -> Project:
 
 def open_project(page: Page, live_server: Any, project: Project) -> FrameLocator:
     assert project.owner is not None
-    client = Client()
-    client.force_login(project.owner)
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    sign_in(page, live_server, project.owner)
     page.goto(f"{live_server.url}/p/{project.id}/")
     preview = page.frame_locator("iframe[title=Preview]")
     expect(preview.get_by_role("button", name="Create account")).to_be_visible()
