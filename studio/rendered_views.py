@@ -41,7 +41,8 @@ def with_data(
     None: a view with no project, such as an API generation's, whose queries show a note)."""
     if spec is None:
         return None
-    resolved = ui4a.resolve_data(spec, tables or {}, partial=partial, cache=cache).spec
+    grounded = ui4a.ground_names(spec, tables or {}).spec  # names the model nearly got right
+    resolved = ui4a.resolve_data(grounded, tables or {}, partial=partial, cache=cache).spec
     return resolved if isinstance(resolved, dict) else spec
 
 

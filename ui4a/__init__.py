@@ -4,6 +4,7 @@ Plain Python with no Django in it. A spec is `{"title", "root": page node, "stat
 `{"t": component, ...fields, "c": [children]}`. See the component folders for the catalog.
 """
 
+from ui4a.ground import Grounded, ground_names
 from ui4a.limits import DEFAULT_LIMITS, Limits, SpecTooLarge
 from ui4a.parse import parse_partial
 from ui4a.problems import Problem, ProblemCode
@@ -15,12 +16,14 @@ from ui4a.validate import validate
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "Grounded",
     "Limits",
     "Problem",
     "ProblemCode",
     "Repaired",
     "Resolved",
     "SpecTooLarge",
+    "ground_names",
     "json_schema",
     "parse_partial",
     "render_body",

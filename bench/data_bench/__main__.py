@@ -79,7 +79,10 @@ def tables_of(item: prompts.DataPrompt) -> dict[str, Table]:
 def judged(run: Generated, item: prompts.DataPrompt) -> dict[str, Any]:
     resolved = None
     if run.spec is not None:
-        resolved = ui4a.resolve_data(run.spec, tables_of(item)).spec
+        # The product's path for every variant alike: names grounded, then queries resolved
+        # (a model's spec was grounded when stored; doing it again changes nothing).
+        tables = tables_of(item)
+        resolved = ui4a.resolve_data(ui4a.ground_names(run.spec, tables).spec, tables).spec
     rows = expect.read_rows(item.asked_file, files.file_bytes(item.asked_file))
     verdicts = check.judge(resolved, list(item.expects), rows)
     return {

@@ -52,6 +52,19 @@ def stream_tables(generation: Generation) -> dict[str, Table]:
     return project_tables(project) if project is not None else {}
 
 
-def final_view(text: str, *, finish_reason: str, basis: Basis | None = None) -> FinalView:
+def final_view(
+    text: str,
+    *,
+    finish_reason: str,
+    basis: Basis | None = None,
+    tables: Mapping[str, Table] | None = None,
+) -> FinalView:
+    """The stored result: repaired, spliced into the base of a targeted refinement, and its
+    queries' names grounded in the project's datasets (`ui4a.ground_names`), fixes listed."""
     final = finalize_view(text, finish_reason=finish_reason)
-    return final_of(basis, final) if basis is not None else final
+    final = final_of(basis, final) if basis is not None else final
+    if final.spec is not None and tables:
+        grounded = ui4a.ground_names(final.spec, tables)
+        final.spec = grounded.spec
+        final.fixes += grounded.fixes
+    return final

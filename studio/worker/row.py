@@ -9,6 +9,7 @@ it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,6 +22,7 @@ from studio.services.generations import generation_ended
 from studio.services.versions import version_add
 from studio.worker.partials import final_view
 from studio.worker.refinement import Basis
+from ui4a.tables import Table
 
 
 @dataclass
@@ -68,9 +70,11 @@ def row_finish(
     finish_reason: str,
     error: str,
     basis: Basis | None = None,
+    tables: Mapping[str, Table] | None = None,
 ) -> None:
-    """Store how the run ended, with the final view of a structured one and the version it
-    adds, and tell watchers; or, if the row was ended elsewhere, only keep what streamed."""
+    """Store how the run ended, with the final view of a structured one (its queries grounded
+    in the project's `tables`) and the version it adds, and tell watchers; or, if the row was
+    ended elsewhere, only keep what streamed."""
     fields: dict[str, Any] = {
         **progress.fields(),
         "finish_reason": finish_reason,
@@ -81,7 +85,7 @@ def row_finish(
     if finish_reason == "cancelled":
         fields["status"] = Generation.Status.CANCELLED
     elif generation.structured and not error:
-        final = final_view(progress.text, finish_reason=finish_reason, basis=basis)
+        final = final_view(progress.text, finish_reason=finish_reason, basis=basis, tables=tables)
         fields.update(spec=final.spec, problems=final.problems, error=final.error)
         if final.spec is None:
             fields["status"] = Generation.Status.FAILED

@@ -121,6 +121,7 @@ def _finish(batcher: Batcher, *, finish_reason: str, error: str) -> None:
         finish_reason=finish_reason,
         error=error,
         basis=batcher.basis,
+        tables=batcher.tables,
     )
 
 
