@@ -68,7 +68,7 @@ def test_a_date_bucket_and_a_near_spelling_become_the_real_columns_everywhere() 
     )
     assert "/data/fees/from: read dataset 'loans' as 'library_loans'" in grounded.fixes
     resolved = ui4a.resolve_data(grounded.spec, TABLES)
-    assert resolved.problems == []
+    assert resolved.problems == [] and resolved.spec is not None
     assert resolved.spec["data"]["fees"] == [  # sorted by the fee, largest first
         {"checkout_day": "2025-04", "late_fee": 2.0},
         {"checkout_day": "2025-03", "late_fee": 1.75},
