@@ -91,7 +91,7 @@ def assert_close(got: dict[str, float], wanted: dict[str, float]) -> None:
 
 
 def table_dates(frame: FrameLocator | Page) -> list[str]:
-    cells = frame.locator("table tbody tr td:first-child")
+    cells = frame.locator("table.u4-table tbody tr td:first-child")
     expect(cells.first).to_be_visible()
     return [text.strip() for text in cells.all_inner_texts()]
 

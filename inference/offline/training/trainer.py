@@ -46,6 +46,9 @@ class TrainConfig:
     eval_examples: int = 16
     seed: int = 0
     init_adapter: Path | None = None
+    # Trained on one kind of example plus a replay of the others (focus.py); "" for all.
+    focus: str = ""
+    focus_share: float = 0.5
     # Recompute activations in the backward pass: about a third more compute, but a batch of
     # 4 x 1024 tokens needs about 1 GB instead of 10, which the shared 24 GB machine cannot spare.
     gradient_checkpointing: bool = True
@@ -261,6 +264,7 @@ def train(
             f"--max-len {cfg.max_len} --batch {cfg.batch} --seed {cfg.seed} "
             f"--targets {','.join(cfg.targets)}"
             + (f" --init-adapter {cfg.init_adapter}" if cfg.init_adapter else "")
+            + (f" --focus {cfg.focus} --focus-share {cfg.focus_share}" if cfg.focus else "")
         ),
     }
     if cfg.init_adapter is not None:

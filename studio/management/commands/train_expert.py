@@ -85,6 +85,8 @@ class Command(BaseCommand):
             eval_examples=o["eval_examples"],
             seed=o["seed"],
             init_adapter=o["init_adapter"],
+            focus=o["focus"] or "",
+            focus_share=o["focus_share"],
             targets=[t.strip() for t in o["targets"].split(",") if t.strip()],
         )
         train(cfg, train_set, eval_set, resume=o["resume"], log=self.stdout.write)
