@@ -70,7 +70,7 @@ def _action_schema() -> Schema:
 
 
 @cache
-def _build() -> Schema:
+def _build(queries: bool) -> Schema:
     comps = registry.components().values()
     leaves = [c for c in comps if not c.children]
     containers = [c for c in comps if c.children and not c.root_only]
@@ -101,15 +101,11 @@ def _build() -> Schema:
     defs["page"] = _node_schema(page, "#/$defs/n1")
     state: Schema = {"type": "object", "additionalProperties": SCALAR_SCHEMA}
     state["maxProperties"] = MAX_STATE_KEYS
+    records: Schema = {"type": "array", "items": RECORD_SCHEMA, "maxItems": MAX_ROWS}
     data: Schema = {
         "type": "object",
-        # Inline records, or a query over an uploaded dataset that the server resolves.
-        "additionalProperties": {
-            "anyOf": [
-                {"type": "array", "items": RECORD_SCHEMA, "maxItems": MAX_ROWS},
-                QUERY_SCHEMA,
-            ]
-        },
+        # Inline records, or (where there are datasets to query) a query the server resolves.
+        "additionalProperties": {"anyOf": [records, QUERY_SCHEMA]} if queries else records,
         "maxProperties": MAX_DATASETS,
     }
     theme = _object({f.name: _field_schema(f) for f in THEME_FIELDS}, [])
@@ -130,6 +126,10 @@ def _build() -> Schema:
     }
 
 
-def json_schema() -> Schema:
-    """A fresh copy of the schema (callers may mutate it, e.g. to add a description)."""
-    return copy.deepcopy(_build())
+def json_schema(*, queries: bool = True) -> Schema:
+    """A fresh copy of the schema (callers may mutate it, e.g. to add a description).
+
+    `queries=False` leaves data queries out: what a model decodes under where there is no
+    dataset to query (an API call, a project with no uploads), so it cannot write a view
+    whose data would resolve to nothing."""
+    return copy.deepcopy(_build(queries))

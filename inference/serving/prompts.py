@@ -57,6 +57,7 @@ def request_for(
     prompt: str,
     max_tokens: int,
     adapter: AdapterRef | None = None,
+    data_queries: bool = False,
 ) -> GenerationRequest:
     return chat_request_for(
         request_id=request_id,
@@ -64,6 +65,7 @@ def request_for(
         messages=(Message("user", prompt),),
         max_tokens=max_tokens,
         adapter=adapter,
+        data_queries=data_queries,
     )
 
 
@@ -78,14 +80,17 @@ def chat_request_for(
     stop: tuple[str, ...] = (),
     tools: tuple[dict[str, Any], ...] | None = None,
     adapter: AdapterRef | None = None,
+    data_queries: bool = False,
 ) -> GenerationRequest:
     """A conversation for an expert: its system prompt first (the shared, cached prefix), then
     the caller's messages, system ones included, in their order. `adapter` is the registered
-    version to run; without it a built-in expert runs on its folder under the adapter root."""
+    version to run; without it a built-in expert runs on its folder under the adapter root.
+    A structured expert decodes under the UI4A schema, with queries over datasets only where
+    there are datasets to query (`data_queries`: a studio project with uploads)."""
     spec = expert if isinstance(expert, Expert) else get_expert(expert)
     json_schema = None
     if spec.structured:
-        json_schema = ui4a.json_schema()
+        json_schema = ui4a.json_schema(queries=data_queries)
     return GenerationRequest(
         request_id=request_id,
         expert=spec.name,
@@ -119,6 +124,7 @@ def refine_request_for(
     max_tokens: int,
     max_spec_chars: int,
     adapter: AdapterRef | None = None,
+    data_queries: bool = False,
 ) -> GenerationRequest:
     """A refinement, in the shape of the ui dataset's refinement turns: the prompt that made the
     spec, the spec as the expert's own answer, then the instruction. The expert answers with
@@ -140,4 +146,5 @@ def refine_request_for(
         ),
         max_tokens=max_tokens,
         adapter=adapter,
+        data_queries=data_queries,
     )

@@ -23,7 +23,7 @@ from inference.serving.prompts import (
 )
 from studio.models import Generation
 from studio.selectors import ResolvedExpert, expert_resolve
-from studio.stored_tables import project_prompt_with_tables
+from studio.stored_tables import project_prompt_with_tables, project_tables
 from studio.worker.batches import Batcher
 from studio.worker.refinement import Basis, basis_of
 from studio.worker.row import Progress, row_finish
@@ -138,6 +138,7 @@ def _engine_request(
             max_tokens=_max_tokens(resolved.expert.structured),
             max_spec_chars=settings.MACARON_REFINE_SPEC_MAX_CHARS,
             adapter=resolved.adapter,
+            data_queries=_has_datasets(generation),
         )
     if not generation.messages:  # a studio turn: one prompt
         return request_for(
@@ -146,6 +147,7 @@ def _engine_request(
             prompt=_with_profiles(generation, generation.prompt),
             max_tokens=_max_tokens(resolved.expert.structured),
             adapter=resolved.adapter,
+            data_queries=_has_datasets(generation),
         )
     options = generation.options
     return chat_request_for(
@@ -167,6 +169,12 @@ def _with_profiles(generation: Generation, prompt: str) -> str:
     if not (generation.structured and generation.project is not None):
         return prompt
     return project_prompt_with_tables(generation.project, prompt)
+
+
+def _has_datasets(generation: Generation) -> bool:
+    """Whether the studio project has datasets its spec may query (else no query is decoded)."""
+    project = generation.project if generation.structured else None
+    return project is not None and bool(project_tables(project))
 
 
 def _max_tokens(structured: bool) -> int:

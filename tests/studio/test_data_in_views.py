@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import pytest
 
 import ui4a.resolve
@@ -76,6 +77,8 @@ def test_the_expert_sees_the_profile_and_the_preview_runs_each_query_once(
     generation_run(generation_id=generation.id, engine=engine)
 
     (request,) = engine.requests
+    assert request.json_schema is not None
+    jsonschema.validate(SPEC, request.json_schema)  # queries decode where there are datasets
     user = request.messages[-1].content
     assert user.startswith('Dataset "sales" (3 rows):\n- day: date, 2025-01-03 to 2025-02-01')
     assert user.endswith("\n\na sales table")
@@ -88,3 +91,16 @@ def test_the_expert_sees_the_profile_and_the_preview_runs_each_query_once(
     assert stored.seq >= 6
     monthly = next(r for r in runs if "month" in r)
     assert runs.count(monthly) == 2
+
+
+def test_without_datasets_the_expert_cannot_decode_a_query(enqueued: list[str]) -> None:
+    project = Project.objects.create(name="No data")
+    generation = generation_create(prompt="a sales table", expert="ui", project_id=project.id)
+    engine = ScriptedFakeEngine(json.dumps(SPEC, separators=(",", ":")))
+    generation_run(generation_id=generation.id, engine=engine)
+    (request,) = engine.requests
+    assert request.json_schema is not None
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(SPEC, request.json_schema)
+    inline = {**SPEC, "data": {"monthly": [{"day": "2025-01", "amount": 15.5}]}}
+    jsonschema.validate(inline, request.json_schema)
