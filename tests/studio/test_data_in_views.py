@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs pinned in dev deps
 import pytest
 
+import ui4a.aggregate
 import ui4a.resolve
 from studio.models import Generation, Project
 from studio.selectors import version_detail
@@ -64,7 +65,7 @@ def test_the_expert_sees_the_profile_and_the_preview_runs_each_query_once(
     project: Project, enqueued: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runs: list[str] = []
-    real = ui4a.resolve.run_query
+    real = ui4a.aggregate.run_query  # what ui4a.resolve calls, counted
 
     def counted(query: Any, table: Any) -> Any:
         runs.append(repr(query))
