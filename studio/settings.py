@@ -85,6 +85,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+    # Tests on a file, not Django's shared-cache memory database: there a reader and a writer
+    # on two threads fail at once with "table is locked" instead of waiting out the timeout.
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_HOME / "test-macaron.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -1,7 +1,9 @@
 """Rate and concurrency limits, counted in Redis so every web process and worker shares them:
 per API key for the HTTP API, per user for the studio.
 
-Rate: a fixed one-minute window per owner. Concurrency: a sorted set of the owner's open
+Rate: a sliding one-minute window per owner, a sorted set of the starts it let through,
+scored by time. A fixed window would let twice the rate through across a minute's boundary,
+and refuse or allow the same two starts depending on the clock's second. Concurrency: a sorted set of the owner's open
 requests (or generations), scored by start time; members older than `stale_after` are dropped,
 so a crashed process cannot hold a slot for ever.
 """
@@ -39,28 +41,35 @@ class Counters:
     scope: str
     owner: str
 
-    def rate_key(self, window: int) -> str:
-        return f"macaron:{self.scope}:rate:{self.owner}:{window}"
+    @property
+    def rate_key(self) -> str:
+        return f"macaron:{self.scope}:starts:{self.owner}"
 
     @property
     def active_key(self) -> str:
         return f"macaron:{self.scope}:active:{self.owner}"
 
-    def count_start(self, *, per_minute: int) -> tuple[int, int | None]:
-        """Count one start in this minute's window. Returns the window, and the seconds until
-        it ends if this start puts it over `per_minute` (else None)."""
+    def count_start(self, member: str, *, per_minute: int) -> int | None:
+        """Count the start `member` among the owner's starts of the last minute. Returns None
+        if it fits within `per_minute`, else the seconds until the oldest counted start leaves
+        the window (and counts nothing)."""
         now = time.time()
-        window = int(now // WINDOW_SECONDS)
         pipe = _redis().pipeline()
-        pipe.incr(self.rate_key(window))
-        pipe.expire(self.rate_key(window), WINDOW_SECONDS * 2)
-        if int(pipe.execute()[0]) <= per_minute:
-            return window, None
-        return window, max(1, int((window + 1) * WINDOW_SECONDS - now) + 1)
+        pipe.zremrangebyscore(self.rate_key, "-inf", now - WINDOW_SECONDS)
+        pipe.zadd(self.rate_key, {member: now})
+        pipe.zcard(self.rate_key)
+        pipe.zrange(self.rate_key, 0, 0, withscores=True)
+        pipe.expire(self.rate_key, WINDOW_SECONDS * 2)
+        _, _, counted, oldest, _ = pipe.execute()
+        if int(counted) <= per_minute:
+            return None
+        self.uncount_start(member)
+        oldest_at = float(oldest[0][1]) if oldest else now
+        return max(1, int(oldest_at + WINDOW_SECONDS - now) + 1)
 
-    def uncount_start(self, window: int) -> None:
+    def uncount_start(self, member: str) -> None:
         """Take back a counted start that was refused after all."""
-        _redis().decr(self.rate_key(window))
+        _redis().zrem(self.rate_key, member)
 
     def take_slot(self, member: str, *, most: int, stale_after: float) -> bool:
         """Hold one of the owner's `most` slots for `member`; False (and nothing held) if all
@@ -87,7 +96,9 @@ def _api(key_id: int) -> Counters:
 def limits_acquire(*, key_id: int, request_id: str) -> None:
     """Count one request against the key's rate, and take one of its concurrency slots."""
     counters = _api(key_id)
-    _window, retry_after = counters.count_start(per_minute=settings.MACARON_API_RATE_PER_MINUTE)
+    retry_after = counters.count_start(
+        request_id, per_minute=settings.MACARON_API_RATE_PER_MINUTE
+    )
     if retry_after is not None:
         raise RateLimited(
             "rate_limit_exceeded",
@@ -117,9 +128,8 @@ def studio_limits_acquire(*, user_id: int, generation_id: str) -> None:
     `studio_limits_release`. A refused generation counts against neither."""
     counters = _studio(user_id)
     per_minute = settings.MACARON_STUDIO_RATE_PER_MINUTE
-    window, retry_after = counters.count_start(per_minute=per_minute)
+    retry_after = counters.count_start(generation_id, per_minute=per_minute)
     if retry_after is not None:
-        counters.uncount_start(window)
         raise RateLimited(
             "rate_limited",
             f"You have reached your limit of {per_minute} generation"
@@ -129,7 +139,7 @@ def studio_limits_acquire(*, user_id: int, generation_id: str) -> None:
     most = settings.MACARON_STUDIO_MAX_CONCURRENT
     stale_after = settings.MACARON_GENERATION_TIME_LIMIT_SECONDS + STUDIO_SLOT_GRACE_SECONDS
     if not counters.take_slot(generation_id, most=most, stale_after=stale_after):
-        counters.uncount_start(window)
+        counters.uncount_start(generation_id)
         raise RateLimited(
             "concurrency_limited",
             f"You can run {most} generation{'s' if most != 1 else ''} at once; wait for one "

@@ -64,3 +64,31 @@ def test_a_slot_nobody_released_expires(settings: Any, redis_url: str) -> None:
     redis.Redis.from_url(redis_url).zadd("macaron:studio:active:1", {"crashed": stale})
     studio_limits_acquire(user_id=1, generation_id="next")
     assert limits.STUDIO_SLOT_GRACE_SECONDS < 1000
+
+
+class _Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+
+def test_the_rate_counts_the_last_sixty_seconds_not_the_clocks_minute(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two starts a second apart across a minute's boundary: a fixed window would let the
+    second through; the designer was told one a minute."""
+    settings.MACARON_STUDIO_RATE_PER_MINUTE = 1
+    settings.MACARON_STUDIO_MAX_CONCURRENT = 100
+    clock = _Clock(1_800_000_119.5)
+    monkeypatch.setattr(limits, "time", clock)
+    studio_limits_acquire(user_id=1, generation_id="g1")
+    clock.now += 1.0
+    with pytest.raises(RateLimited) as refused:
+        studio_limits_acquire(user_id=1, generation_id="g2")
+    assert refused.value.retry_after == 60
+    clock.now += 59.5
+    studio_limits_acquire(user_id=1, generation_id="g2")
+    with pytest.raises(RateLimited):
+        studio_limits_acquire(user_id=1, generation_id="g3")
