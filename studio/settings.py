@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -87,7 +88,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # Tests on a file, not Django's shared-cache memory database: there a reader and a writer
     # on two threads fail at once with "table is locked" instead of waiting out the timeout.
-    DATABASES["default"]["TEST"] = {"NAME": str(DATA_HOME / "test-macaron.sqlite3")}
+    # One per test process, so two checkouts' suites sharing a data folder never meet.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"macaron-test-{os.getpid()}.sqlite3")
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
