@@ -92,3 +92,14 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         yield live
     finally:
         live.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Django drops the test database's file but not SQLite's WAL and shared-memory files
+    beside it."""
+    from django.conf import settings
+
+    name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    for suffix in ("-wal", "-shm"):
+        if name and os.path.exists(name + suffix):
+            os.remove(name + suffix)

@@ -96,9 +96,7 @@ def _api(key_id: int) -> Counters:
 def limits_acquire(*, key_id: int, request_id: str) -> None:
     """Count one request against the key's rate, and take one of its concurrency slots."""
     counters = _api(key_id)
-    retry_after = counters.count_start(
-        request_id, per_minute=settings.MACARON_API_RATE_PER_MINUTE
-    )
+    retry_after = counters.count_start(request_id, per_minute=settings.MACARON_API_RATE_PER_MINUTE)
     if retry_after is not None:
         raise RateLimited(
             "rate_limit_exceeded",
