@@ -3,9 +3,10 @@ per API key for the HTTP API, per user for the studio.
 
 Rate: a sliding one-minute window per owner, a sorted set of the starts it let through,
 scored by time. A fixed window would let twice the rate through across a minute's boundary,
-and refuse or allow the same two starts depending on the clock's second. Concurrency: a sorted set of the owner's open
-requests (or generations), scored by start time; members older than `stale_after` are dropped,
-so a crashed process cannot hold a slot for ever.
+and refuse or allow the same two starts depending on the clock's second.
+
+Concurrency: a sorted set of the owner's open requests (or generations), scored by start time;
+members older than `stale_after` are dropped, so a crashed process cannot hold a slot for ever.
 """
 
 from __future__ import annotations
