@@ -151,7 +151,9 @@ class VllmEngine:
 
                 load_ms = await self.residency.acquire(wanted)
                 adapter = wanted
-                lora_request = LoRARequest(wanted.name, wanted.lora_id, wanted.path)
+                # The checked copy, never `wanted.path`, which anyone may have written since.
+                checked = self.residency.loaded_from(wanted.lora_id)
+                lora_request = LoRARequest(wanted.name, wanted.lora_id, checked)
             tokens = prompt_tokens = 0
             stream: AsyncIterator[Any] = self._llm.generate(
                 self.prompt_for(request),

@@ -5,17 +5,24 @@ middle of a request's first step. Loading them ourselves, through `add_lora`, be
 names one, lets us time the load and report it, never evict an adapter a request is still
 decoding with, and drain an unregistered adapter before `remove_lora`. Every method runs on
 the engine's event loop, so no locks are needed besides the per-adapter load futures.
+
+vLLM reads each adapter from a private copy whose hash was checked against the registered one
+(`pinning`), kept while the adapter is resident and removed when it is unloaded.
 """
 
 from __future__ import annotations
 
 import asyncio
+import shutil
+import tempfile
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from inference.loras import AdapterRef
+from inference.serving.pinning import AdapterWeightsChanged, pinned_copy
 
 
 class LoraHost(Protocol):
@@ -34,6 +41,8 @@ class AdapterGone(RuntimeError):
 class Resident:
     ref: AdapterRef
     load_ms: float
+    loaded_from: Path  # the private copy vLLM read
+    sha256: str  # of the weights loaded, taken while copying them
     in_flight: int = 0
     draining: bool = False
     idle: asyncio.Event = field(default_factory=asyncio.Event)
@@ -42,7 +51,7 @@ class Resident:
         return {
             "name": self.ref.name,
             "lora_id": self.ref.lora_id,
-            "sha256": self.ref.sha256,
+            "sha256": self.sha256,
             "load_ms": round(self.load_ms, 1),
             "in_flight": self.in_flight,
             "draining": self.draining,
@@ -60,6 +69,8 @@ class LoraResidency:
         self._gone: set[int] = set()  # unloaded on purpose: refuse stale references
         self._room = asyncio.Condition()
         self.evictions = 0
+        # Removed with its contents when the residency is collected or the process exits.
+        self._copies = tempfile.TemporaryDirectory(prefix="macaron-adapters-")
 
     def snapshot(self) -> list[dict[str, Any]]:
         """Resident adapters, least recently used first."""
@@ -77,12 +88,22 @@ class LoraResidency:
         resident = self._resident.get(ref.lora_id)
         if resident is None or resident.draining:
             raise AdapterGone(f"the adapter {ref.name!r} is being unloaded")
+        if ref.sha256 and resident.sha256 != ref.sha256:
+            raise AdapterWeightsChanged(
+                f"the adapter {ref.name!r} (lora id {ref.lora_id}) is resident with weights "
+                f"{resident.sha256[:12]}, not the {ref.sha256[:12]} registered"
+            )
         resident.in_flight += 1
         resident.idle.clear()
         self._resident.move_to_end(ref.lora_id)
         # Exactly 0.0 when nothing was loaded: a busy machine makes even this await-free path
         # take measurable time, and callers read 0.0 as "it was resident".
         return 0.0 if was_resident else (time.perf_counter() - started) * 1000
+
+    def loaded_from(self, lora_id: int) -> str:
+        """The folder vLLM loaded a resident adapter from: requests must name this one, so
+        vLLM never reads the adapter's own, unchecked folder."""
+        return str(self._resident[lora_id].loaded_from)
 
     async def release(self, ref: AdapterRef) -> None:
         resident = self._resident.get(ref.lora_id)
@@ -127,9 +148,16 @@ class LoraResidency:
             from vllm.lora.request import LoRARequest
 
             started = time.perf_counter()
-            await self.host.add_lora(LoRARequest(ref.name, ref.lora_id, ref.path))
+            copy = Path(self._copies.name) / f"{ref.lora_id}-{time.monotonic_ns()}"
+            # Off the loop: hashing a large adapter must not stall the requests decoding.
+            sha256 = await asyncio.to_thread(pinned_copy, ref, copy)
+            try:
+                await self.host.add_lora(LoRARequest(ref.name, ref.lora_id, str(copy)))
+            except BaseException:
+                shutil.rmtree(copy, ignore_errors=True)
+                raise
             load_ms = (time.perf_counter() - started) * 1000
-            self._resident[ref.lora_id] = Resident(ref, load_ms)
+            self._resident[ref.lora_id] = Resident(ref, load_ms, copy, sha256)
             self._resident[ref.lora_id].idle.set()
             future.set_result(load_ms)
             return load_ms
@@ -153,5 +181,7 @@ class LoraResidency:
                 self.evictions += 1
 
     async def _evict(self, lora_id: int) -> None:
-        self._resident.pop(lora_id, None)
+        resident = self._resident.pop(lora_id, None)
         await self.host.remove_lora(lora_id)
+        if resident is not None:
+            shutil.rmtree(resident.loaded_from, ignore_errors=True)

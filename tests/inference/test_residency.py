@@ -1,16 +1,22 @@
 """LoRA residency: a bounded set per engine, least-recently-used out, never an adapter a request
 is still decoding with, and draining before an unload. Driven against a fake vLLM host that
-only records calls (the real engine is covered by the stack tests)."""
+only records calls (the real engine is covered by the stack tests). Each adapter is a small
+folder of real files, since a load copies and hashes its weights."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from inference.loras import AdapterRef
+from inference.loras import CONFIG, WEIGHTS, AdapterRef
+from inference.serving.pinning import AdapterWeightsChanged
 from inference.serving.residency import AdapterGone, LoraResidency
+
+adapters = Path()  # this test's folder of adapters (set by the fixture below)
 
 
 class FakeLoraHost:
@@ -31,8 +37,22 @@ class FakeLoraHost:
         return True
 
 
+@pytest.fixture(autouse=True)
+def adapter_folders(tmp_path: Path) -> None:
+    global adapters
+    adapters = tmp_path
+
+
 def ref(lora_id: int) -> AdapterRef:
-    return AdapterRef(f"expert{lora_id}", lora_id, f"/adapters/{lora_id}", f"sha{lora_id}")
+    """Adapter `lora_id`, written on first use, registered with its weights' true hash."""
+    folder = adapters / str(lora_id)
+    weights = f"weights of adapter {lora_id}".encode()
+    if not folder.is_dir():
+        folder.mkdir()
+        (folder / CONFIG).write_text('{"peft_type": "LORA"}')
+        (folder / WEIGHTS).write_bytes(weights)
+    sha256 = hashlib.sha256(weights).hexdigest()
+    return AdapterRef(f"expert{lora_id}", lora_id, str(folder), sha256)
 
 
 async def test_a_non_resident_adapter_is_loaded_once_and_its_load_time_reported() -> None:
@@ -105,3 +125,49 @@ async def test_preloading_makes_an_adapter_resident_without_counting_a_request()
     assert await residency.preload(ref(5)) == 0.0
     assert await residency.acquire(ref(5)) == 0.0
     assert residency.snapshot()[0]["in_flight"] == 1
+
+
+async def test_weights_swapped_after_registration_are_refused_at_load() -> None:
+    host = FakeLoraHost(load_seconds=0)
+    residency = LoraResidency(host, capacity=2)
+    registered = ref(7)
+    (Path(registered.path) / WEIGHTS).write_bytes(b"someone else's weights")
+    with pytest.raises(AdapterWeightsChanged, match="was registered"):
+        await residency.acquire(registered)
+    with pytest.raises(AdapterWeightsChanged):
+        await residency.preload(registered)
+    assert host.loaded == []
+    assert residency.snapshot() == []
+
+
+async def test_vllm_reads_a_checked_copy_that_later_writes_cannot_reach() -> None:
+    host = FakeLoraHost(load_seconds=0)
+    loaded_paths: list[str] = []
+    add_lora = host.add_lora
+
+    async def recording(lora_request: Any) -> bool:
+        loaded_paths.append(lora_request.lora_path)
+        return await add_lora(lora_request)
+
+    host.add_lora = recording  # type: ignore[method-assign]
+    residency = LoraResidency(host, capacity=1)
+    registered = ref(1)
+    await residency.preload(registered)
+    copy = Path(loaded_paths[0])
+    assert copy != Path(registered.path)
+    assert residency.loaded_from(1) == str(copy)
+    (Path(registered.path) / WEIGHTS).write_bytes(b"swapped after the load")
+    assert (copy / WEIGHTS).read_bytes() == b"weights of adapter 1"
+    assert residency.snapshot()[0]["sha256"] == registered.sha256
+    await residency.acquire(ref(2))  # evicts 1: its copy goes with it
+    assert not copy.exists()
+
+
+async def test_a_resident_id_is_refused_for_a_ref_naming_other_weights() -> None:
+    """A load broadcast under a registered id with other weights cannot make requests for
+    that id run on them while reporting the registered hash."""
+    residency = LoraResidency(FakeLoraHost(load_seconds=0), capacity=2)
+    await residency.preload(ref(3))
+    other = AdapterRef("expert3", 3, ref(3).path, "0" * 64)
+    with pytest.raises(AdapterWeightsChanged, match="resident with weights"):
+        await residency.acquire(other)
