@@ -44,7 +44,8 @@ def load(adapter: Adapter, **changes: object) -> dict[str, object]:
         "sha256": adapter.sha256,
         **changes,
     }
-    return adapter_load(None, **sent)  # type: ignore[arg-type]
+    answer: dict[str, object] = adapter_load(None, **sent)
+    return answer
 
 
 def test_a_load_for_an_active_id_as_registered_is_carried_out(engine: ScriptedFakeEngine) -> None:
