@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 import time
@@ -10,11 +11,13 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+import pytest
+
 from inference.experts import MANIFEST
 from inference.offline.datasets import ui
 from inference.offline.datasets.common import jsonl_bytes
 from inference.offline.training.encode import IGNORE, encode
-from inference.offline.training.trainer import TrainConfig, train
+from inference.offline.training.trainer import TrainConfig, load_checkpoint, train
 from inference.settings import EngineSettings
 
 BASE = Path(EngineSettings.from_env().model)
@@ -164,3 +167,23 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path: Path) -> None:
     manifest = json.loads((tmp_path / "out" / MANIFEST).read_text())
     assert manifest["metrics"]["first_loss"] == saved["losses"][0]
     assert len(manifest["metrics"]["eval_curve"]) == len(saved["evals"]) + 1
+
+
+class Planted:
+    """Unpickling it runs code: here, harmlessly, creating a file."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Path.touch, (self.marker,))
+
+
+def test_a_planted_checkpoint_cannot_run_code_on_resume(tmp_path: Path) -> None:
+    import torch
+
+    marker = tmp_path / "code ran"
+    torch.save({"step": 1, "adapter": Planted(marker)}, tmp_path / "state.pt")
+    with pytest.raises(pickle.UnpicklingError):
+        load_checkpoint(tmp_path / "state.pt")
+    assert not marker.exists()

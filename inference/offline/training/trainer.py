@@ -122,6 +122,18 @@ def base_hashes(base: Path) -> dict[str, str]:
     return {"base_sha256": identity, "base_weights_sha256": weights_sha}
 
 
+def load_checkpoint(path: Path) -> dict[str, Any]:
+    """A resume checkpoint's state. It holds only tensors and plain values (numbers, strings,
+    lists, dicts), so it loads with `weights_only=True`: a planted checkpoint cannot run code,
+    as an unrestricted pickle could; it is refused with `pickle.UnpicklingError`."""
+    import torch
+
+    state = torch.load(path, weights_only=True)
+    if not isinstance(state, dict):
+        raise ValueError(f"{path} is not a training checkpoint")
+    return state
+
+
 def train(
     cfg: TrainConfig,
     train_set: list[Record],
@@ -175,7 +187,7 @@ def train(
     eval_records = eval_set[: cfg.eval_examples]
     checkpoint = cfg.work / "checkpoint"
     if resume and (checkpoint / "state.pt").is_file():
-        state = torch.load(checkpoint / "state.pt", weights_only=False)
+        state = load_checkpoint(checkpoint / "state.pt")
         set_peft_model_state_dict(model, state["adapter"])
         optimizer.load_state_dict(state["optimizer"])
         step, losses, tokens, seconds = (
