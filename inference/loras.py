@@ -17,6 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inference.adapter_fields import (
+    FieldInvalid,
+    check_manifest,
+    config_rank,
+    config_targets,
+    read_json_object,
+)
 from inference.base_model import MARKER as MODEL_MARKER
 from inference.base_model import sha256_of
 from inference.experts import EXPERTS, MANIFEST, adapter_dir
@@ -91,27 +98,33 @@ def served_base(model: str, max_lora_rank: int) -> BaseModel:
 def inspect_adapter(folder: Path, base: BaseModel) -> AdapterFacts:
     """Check a peft LoRA folder against the served base; raise `AdapterInvalid` naming the
     first problem. Nothing is written."""
+    try:
+        return _inspect(folder, base)
+    except FieldInvalid as exc:
+        raise AdapterInvalid(str(exc)) from None
+
+
+def _inspect(folder: Path, base: BaseModel) -> AdapterFacts:
     if not folder.is_dir():
         raise AdapterInvalid(f"{folder} is not a folder")
-    config = _read_json(folder / CONFIG, "the peft adapter config")
+    config = read_json_object(folder / CONFIG, "the peft adapter config")
     if config.get("peft_type") != "LORA":
         raise AdapterInvalid(f"{folder / CONFIG}: peft_type is {config.get('peft_type')!r}")
     weights = folder / WEIGHTS
     if not weights.is_file():
         raise AdapterInvalid(f"{weights} is missing (only safetensors adapters are served)")
-    manifest = _read_json(folder / MANIFEST, "the Macaron manifest (it names the base hash)")
+    manifest = read_json_object(folder / MANIFEST, "the Macaron manifest (it names the base hash)")
+    check_manifest(manifest)
 
-    rank = int(config.get("r") or 0)
+    rank = config_rank(config)
     if not 0 < rank <= base.max_lora_rank:
         raise AdapterInvalid(
             f"rank {rank} is not served: the engine takes ranks 1 to {base.max_lora_rank} "
             "(MACARON_MAX_LORA_RANK)"
         )
-    if "rank" in manifest and int(manifest["rank"]) != rank:
+    if "rank" in manifest and manifest["rank"] != rank:
         raise AdapterInvalid(f"the manifest says rank {manifest['rank']}, the config {rank}")
-    targets = config.get("target_modules") or []
-    if isinstance(targets, str):
-        raise AdapterInvalid(f"target_modules is a pattern ({targets!r}); list the modules")
+    targets = config_targets(config)
     supported = adaptable_modules(base.path)
     unsupported = sorted(set(targets) - supported)
     if not targets or unsupported:
@@ -173,15 +186,3 @@ def adaptable_modules(model_dir: Path) -> set[str]:
 def weights_sha256(weights: Path) -> str:
     """Hashing the base's weights takes seconds: once per process is enough."""
     return sha256_of(weights)
-
-
-def _read_json(path: Path, what: str) -> dict[str, Any]:
-    if not path.is_file():
-        raise AdapterInvalid(f"{path.name} is missing: {what}")
-    try:
-        data = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise AdapterInvalid(f"{path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise AdapterInvalid(f"{path} is not a JSON object")
-    return data
