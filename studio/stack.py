@@ -19,6 +19,7 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 from inference.paths import REPO_ROOT
+from studio.embedded_redis import redis_password, redis_url, write_redis_config
 
 
 class StackError(RuntimeError):
@@ -124,28 +125,25 @@ class Stack:
         self.services.append(service)
         return service
 
-    def start_redis(self, port: int) -> Service | None:
-        """Start a private Redis on loopback, or reuse one already listening there."""
-        self.env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+    def start_redis(self, port: int, *, data_dir: Path | None = None) -> Service:
+        """Start the embedded Redis on loopback (`studio.embedded_redis`: a password and
+        append-only persistence, kept in `data_dir`, by default `redis` under the run folder).
+        Refuses a port where something already listens: a Redis this stack did not start may
+        be anyone's, with anyone's data; to use one on purpose, set `REDIS_URL` instead."""
         if port_open(port):
-            return None
-        service = self._spawn(
-            "redis",
-            [
-                "redis-server",
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.run_dir),
-            ],
-        )
-        _wait(lambda: port_open(port), service, timeout=20)
+            raise StackError(
+                f"something already listens on port {port}, and this stack did not start it. "
+                "Stop it, choose another port (runstack --redis-port), or to use that Redis "
+                f"on purpose name it: runstack --redis-url redis://:PASSWORD@127.0.0.1:{port}/0 "
+                "(or set REDIS_URL)."
+            )
+        folder = data_dir or self.run_dir / "redis"
+        password = redis_password(folder)
+        config = write_redis_config(folder, port, password)
+        url = redis_url(port, password)
+        self.env["REDIS_URL"] = url
+        service = self._spawn("redis", ["redis-server", str(config)])
+        _wait(lambda: _redis_answers(url), service, timeout=20)
         return service
 
     def start_worker(
@@ -211,6 +209,20 @@ class Stack:
         for service in reversed(self.services):
             service.stop()
         self.services.clear()
+
+
+def _redis_answers(url: str) -> bool:
+    """True once Redis answers an authenticated PING: it may accept connections before it has
+    replayed its append-only file, and answers "loading" until then."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=1)
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
 
 
 def _http_ok(url: str) -> bool:

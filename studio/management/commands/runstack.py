@@ -25,6 +25,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         parser.add_argument("--redis-port", type=int, default=6379)
+        parser.add_argument(
+            "--redis-url",
+            default=os.environ.get("REDIS_URL", ""),
+            help="use this running Redis (default: $REDIS_URL) instead of starting the embedded "
+            "one; without it, runstack refuses a port where a Redis it did not start listens",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         # Stop cleanly on SIGTERM and on SIGINT, even when started with SIGINT ignored (`&`).
@@ -32,7 +38,10 @@ class Command(BaseCommand):
             signal.signal(signum, _interrupt)
         stack = new_stack(settings.DATA_HOME / "run")
         try:
-            stack.start_redis(options["redis_port"])
+            if options["redis_url"]:
+                stack.env["REDIS_URL"] = options["redis_url"]
+            else:
+                stack.start_redis(options["redis_port"], data_dir=settings.DATA_HOME / "redis")
             self.stdout.write("starting the engine worker (about a minute on a CPU)…")
             worker = stack.start_worker()
             stack.start_daphne(options["port"])
