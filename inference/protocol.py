@@ -42,6 +42,9 @@ class Delta:
     prompt_tokens: int = 0  # the prompt's length in tokens, once the engine has said it
     # On the first delta: milliseconds spent making the adapter resident (0.0 if it was).
     adapter_load_ms: float | None = None
+    # On the first delta: the sha256 of the adapter weights the engine runs, taken as it loaded
+    # them (and checked against the registered hash): the only hash a response may report.
+    adapter_sha256: str | None = None
 
     @property
     def finished(self) -> bool:

@@ -146,6 +146,7 @@ class VllmEngine:
             wanted = self._adapter(request)
             load_ms = None
             lora_request = None
+            verified_sha256 = None
             if wanted is not None:
                 from vllm.lora.request import LoRARequest
 
@@ -154,6 +155,7 @@ class VllmEngine:
                 # The checked copy, never `wanted.path`, which anyone may have written since.
                 checked = self.residency.loaded_from(wanted.lora_id)
                 lora_request = LoRARequest(wanted.name, wanted.lora_id, checked)
+                verified_sha256 = self.residency.loaded_sha256(wanted.lora_id)
             tokens = prompt_tokens = 0
             stream: AsyncIterator[Any] = self._llm.generate(
                 self.prompt_for(request),
@@ -169,8 +171,10 @@ class VllmEngine:
                     reason = "abort"
                 # With delta outputs only some carry the prompt's ids; keep the count once seen.
                 prompt_tokens = len(output.prompt_token_ids or ()) or prompt_tokens
-                out.put(Delta(completion.text, tokens, reason, prompt_tokens, load_ms))
-                load_ms = None  # said once, on the first delta
+                out.put(
+                    Delta(completion.text, tokens, reason, prompt_tokens, load_ms, verified_sha256)
+                )
+                load_ms = verified_sha256 = None  # said once, on the first delta
         except BaseException as exc:  # handed to the consuming thread, which re-raises
             out.put(exc)
         finally:

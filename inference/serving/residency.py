@@ -105,6 +105,10 @@ class LoraResidency:
         vLLM never reads the adapter's own, unchecked folder."""
         return str(self._resident[lora_id].loaded_from)
 
+    def loaded_sha256(self, lora_id: int) -> str:
+        """The sha256 of a resident adapter's weights, taken as they were copied for vLLM."""
+        return self._resident[lora_id].sha256
+
     async def release(self, ref: AdapterRef) -> None:
         resident = self._resident.get(ref.lora_id)
         if resident is None:

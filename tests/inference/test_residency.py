@@ -43,9 +43,10 @@ def adapter_folders(tmp_path: Path) -> None:
     adapters = tmp_path
 
 
-def ref(lora_id: int) -> AdapterRef:
-    """Adapter `lora_id`, written on first use, registered with its weights' true hash."""
-    folder = adapters / str(lora_id)
+def adapter_ref(root: Path, lora_id: int) -> AdapterRef:
+    """Adapter `lora_id` under `root`, written on first use, registered with its weights'
+    true hash."""
+    folder = root / str(lora_id)
     weights = f"weights of adapter {lora_id}".encode()
     if not folder.is_dir():
         folder.mkdir()
@@ -53,6 +54,10 @@ def ref(lora_id: int) -> AdapterRef:
         (folder / WEIGHTS).write_bytes(weights)
     sha256 = hashlib.sha256(weights).hexdigest()
     return AdapterRef(f"expert{lora_id}", lora_id, str(folder), sha256)
+
+
+def ref(lora_id: int) -> AdapterRef:
+    return adapter_ref(adapters, lora_id)
 
 
 async def test_a_non_resident_adapter_is_loaded_once_and_its_load_time_reported() -> None:
