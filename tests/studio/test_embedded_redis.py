@@ -4,10 +4,12 @@ already listens refused rather than reused."""
 
 from __future__ import annotations
 
+import signal
 import socket
 import stat
 import time
 from collections.abc import Iterator
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,25 @@ def test_a_port_where_something_else_listens_is_refused(tmp_path: Path) -> None:
             stack.start_redis(port)
         assert stack.services == []
         assert "REDIS_URL" not in stack.env or f":{port}/" not in stack.env["REDIS_URL"]
+
+
+def test_runstack_refuses_a_redis_it_did_not_start_unless_named() -> None:
+    from django.core.management import call_command
+
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    err = StringIO()
+    try:
+        with socket.socket() as foreign:
+            foreign.bind(("127.0.0.1", 0))
+            foreign.listen()
+            port = foreign.getsockname()[1]
+            with pytest.raises(SystemExit) as exited:
+                call_command(
+                    "runstack", redis_port=port, redis_url="", stdout=StringIO(), stderr=err
+                )
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    assert exited.value.code == 1
+    assert f"already listens on port {port}" in err.getvalue()
+    assert "--redis-url" in err.getvalue()
