@@ -93,4 +93,3 @@ def test_swapped_weights_end_the_request_before_any_delta(tmp_path: Path) -> Non
     assert isinstance(items[0], AdapterWeightsChanged)
     assert not any(isinstance(item, Delta) for item in items)
     assert llm.paths == []
-
