@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 PASSWORD_FILE = "password"
 CONFIG_FILE = "redis.conf"
+DEFAULT_PORT = 6379  # runstack's --redis-port
 
 
 def redis_password(folder: Path) -> str:
@@ -41,6 +42,17 @@ def redis_password(folder: Path) -> str:
 
 def redis_url(port: int, password: str, host: str = "127.0.0.1") -> str:
     return f"redis://:{quote(password, safe='')}@{host}:{port}/0"
+
+
+def default_redis_url(folder: Path) -> str:
+    """Where a process without `REDIS_URL` finds Redis: the embedded one `runstack` starts
+    from `folder`, with its password once one was made, so `manage.py` commands run beside it
+    (`register_adapter` broadcasts to the workers) reach it too."""
+    path = folder / PASSWORD_FILE
+    password = path.read_text().strip() if path.is_file() else ""
+    if not password:
+        return f"redis://127.0.0.1:{DEFAULT_PORT}/0"
+    return redis_url(DEFAULT_PORT, password)
 
 
 def write_redis_config(folder: Path, port: int, password: str) -> Path:

@@ -10,6 +10,7 @@ from pathlib import Path
 import dj_database_url
 
 from inference.paths import REPO_ROOT, data_home
+from studio.embedded_redis import default_redis_url
 
 BASE_DIR = REPO_ROOT
 DATA_HOME = data_home()
@@ -94,7 +95,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_URL = os.environ.get("REDIS_URL") or default_redis_url(DATA_HOME / "redis")
 
 
 def channel_layer_config(redis_url: str) -> dict[str, object]:

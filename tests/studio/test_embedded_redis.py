@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from studio.embedded_redis import redis_password
+from studio.embedded_redis import default_redis_url, redis_password
 from studio.stack import Stack, StackError, free_port, new_stack
 
 
@@ -97,3 +97,12 @@ def test_runstack_refuses_a_redis_it_did_not_start_unless_named() -> None:
     assert exited.value.code == 1
     assert f"already listens on port {port}" in err.getvalue()
     assert "--redis-url" in err.getvalue()
+
+
+def test_processes_without_redis_url_find_the_embedded_redis_with_its_password(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "redis"
+    assert default_redis_url(folder) == "redis://127.0.0.1:6379/0"  # none started here yet
+    password = redis_password(folder)
+    assert default_redis_url(folder) == f"redis://:{password}@127.0.0.1:6379/0"
