@@ -142,6 +142,8 @@ MACARON_BATCH_SECONDS = float(os.environ.get("MACARON_BATCH_SECONDS", "0.1"))
 MACARON_GENERATION_TIME_LIMIT_SECONDS = float(
     os.environ.get("MACARON_GENERATION_TIME_LIMIT_SECONDS", "600")
 )
+# ... and fails one whose engine sent nothing for this long (a hung request, a lost engine).
+MACARON_GENERATION_STALL_SECONDS = float(os.environ.get("MACARON_GENERATION_STALL_SECONDS", "120"))
 # The studio, per user: generations started a minute, and queued or running at once.
 MACARON_STUDIO_RATE_PER_MINUTE = int(os.environ.get("MACARON_STUDIO_RATE_PER_MINUTE", "10"))
 MACARON_STUDIO_MAX_CONCURRENT = int(os.environ.get("MACARON_STUDIO_MAX_CONCURRENT", "2"))

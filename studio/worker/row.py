@@ -100,6 +100,24 @@ def row_finish(
     generation_ended(generation, version=version)
 
 
+def row_fail(generation: Generation, progress: Progress | None, *, error: str) -> bool:
+    """Fail a row still running, keeping the text so far (`progress`'s, or else the row's own,
+    written with the last batch), and tell watchers; False if it had ended already. The last
+    resort when storing the run's end normally failed."""
+    fields: dict[str, Any] = progress.fields() if progress is not None else {}
+    fields.update(
+        status=Generation.Status.FAILED,
+        finish_reason="error",
+        error=error,
+        finished_at=timezone.now(),
+    )
+    running = Generation.objects.filter(pk=generation.pk, status=Generation.Status.RUNNING)
+    if not running.update(**fields):
+        return False
+    generation_ended(Generation.objects.get(pk=generation.pk))
+    return True
+
+
 def _version_of(generation: Generation, basis: Basis | None) -> Version | None:
     """The version a finished studio ui generation adds to its project: generated from a
     prompt alone, refined from the base version, or targeted at one of its elements."""
