@@ -176,6 +176,22 @@ def test_the_time_limit_holds_while_the_engine_is_silent(
     )
 
 
+def test_a_run_that_fails_before_it_streams_still_ends(
+    flaky_layer: type[FlakyLayer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreadable(**_: Any) -> Any:
+        raise RuntimeError("the registry could not be read")
+
+    monkeypatch.setattr("studio.worker.run.expert_resolve", unreadable)
+    generation = queued()
+    run_within(10, generation_id=generation.id, engine=ScriptedFakeEngine("never"))
+
+    stored = Generation.objects.get(pk=generation.pk)
+    assert (stored.status, stored.error) == (Generation.Status.FAILED, NOT_STORED)
+    [done] = done_messages(flaky_layer)
+    assert done["status"] == "failed"
+
+
 class EndedElsewhereEngine(ScriptedFakeEngine):
     """After its last delta, before the run writes how it ended, another party ends the row:
     `generation_cancel`, or the orphan sweep failing it."""
