@@ -62,6 +62,15 @@ class RunningRow:
         self.cancelled = self.cancelled or not updated
         return bool(updated)
 
+    def check(self) -> bool:
+        """Whether the row is still running, noting a cancellation; for when no write is due
+        (an engine that sends nothing would otherwise never learn of a Stop)."""
+        running = Generation.objects.filter(
+            pk=self.generation.pk, status=Generation.Status.RUNNING
+        ).exists()
+        self.cancelled = self.cancelled or not running
+        return running
+
 
 def row_finish(
     generation: Generation,

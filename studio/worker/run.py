@@ -122,6 +122,7 @@ def _stream(engine: Engine, request: GenerationRequest, batcher: Batcher) -> tup
         if delta is None:
             patience = min(stall_seconds, ABORT_WAIT_SECONDS) if aborted else stall_seconds
             stalled = now - quiet_since >= patience
+            batcher.row.check()  # a Stop is noticed while the engine is silent too
         else:
             quiet_since = now
             batcher.add(delta)

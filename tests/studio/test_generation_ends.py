@@ -15,7 +15,7 @@ from channels.layers import InMemoryChannelLayer, channel_layers
 from inference.protocol import Delta, GenerationRequest
 from studio import messages
 from studio.models import Generation, Project
-from studio.services.generations import generation_fail
+from studio.services.generations import generation_cancel, generation_fail
 from studio.worker import row
 from studio.worker.run import NOT_STORED, STALLED, TIMED_OUT, generation_run
 from tests.fakes import ScriptedFakeEngine
@@ -152,6 +152,34 @@ def test_an_engine_that_goes_silent_is_aborted_and_failed_by_the_watchdog(
     assert stored.text == "word " * 2
     [done] = done_messages(flaky_layer)
     assert done["status"] == "failed"
+
+
+def test_a_stop_is_noticed_while_the_engine_is_silent(
+    flaky_layer: type[FlakyLayer], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.MACARON_GENERATION_STALL_SECONDS = 60  # the stop comes first
+    monkeypatch.setattr("studio.worker.run.ABORT_WAIT_SECONDS", 0.3)
+    generation = queued()
+    engine = SilentEngine("word " * 20, answered=1)
+    worker = threading.Thread(
+        target=generation_run,
+        kwargs={"generation_id": generation.id, "engine": engine},
+        daemon=True,
+    )
+    try:
+        worker.start()
+        deadline = time.monotonic() + 5
+        while Generation.objects.get(pk=generation.pk).tokens < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert generation_cancel(generation_id=generation.id)
+        worker.join(timeout=5)
+        assert not worker.is_alive(), "the run did not end"
+    finally:
+        engine.released.set()
+
+    stored = Generation.objects.get(pk=generation.pk)
+    assert engine.aborted == [str(generation.id)]
+    assert (stored.status, stored.text) == (Generation.Status.CANCELLED, "word ")
 
 
 def test_the_time_limit_holds_while_the_engine_is_silent(
