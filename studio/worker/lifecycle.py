@@ -1,6 +1,6 @@
 """The worker's start-up and shutdown: a worker process hosts one engine, built when the worker
 starts; it first records the built-in adapters, and sweeps the rows a dead worker left running
-(and the queued rows whose task may be gone), then again every minute while it serves.
+(and the queued rows whose task is gone), then again every minute while it serves.
 
 Run workers with `-P threads`: the prefork pool's daemonic children may not spawn vLLM's engine
 process, and threads let concurrent tasks share (and batch in) the one engine.
@@ -59,18 +59,18 @@ def _sync_builtin_adapters() -> Any:
 def fail_orphaned_generations(sender: Any = None, **_: Any) -> None:
     """End the rows that a dead previous process under this worker's name left running, and
     any running past the time limit: no one would ever finish them (worker/orphans.py); send
-    again the queued ones whose task may be gone (worker/queued.py). Then again every
+    again the queued ones whose task is gone (worker/queued.py). Then again every
     `MACARON_SWEEP_SECONDS`, on a thread of its own: a broker that lost its queue, or a worker
     that died, does not wait for the next worker start to be noticed."""
     if sender is None:
         return
     worker = str(sender.hostname)
-    last_sweep = generations_sweep(worker=worker, last_sweep=None)
+    generations_sweep(worker=worker)
     stop_sweeps()  # a previous thread, should the signal come twice
     _sweeps_stopped.append(stopped := threading.Event())
     threading.Thread(
         target=_sweep_repeatedly,
-        kwargs={"worker": worker, "last_sweep": last_sweep, "stopped": stopped},
+        kwargs={"worker": worker, "stopped": stopped},
         name="generation-sweep",
         daemon=True,
     ).start()
@@ -79,11 +79,9 @@ def fail_orphaned_generations(sender: Any = None, **_: Any) -> None:
 _sweeps_stopped: list[threading.Event] = []
 
 
-def _sweep_repeatedly(
-    *, worker: str, last_sweep: datetime | None, stopped: threading.Event
-) -> None:
+def _sweep_repeatedly(*, worker: str, stopped: threading.Event) -> None:
     while not stopped.wait(settings.MACARON_SWEEP_SECONDS):
-        last_sweep = generations_sweep(worker=worker, last_sweep=last_sweep) or last_sweep
+        generations_sweep(worker=worker)
         connections.close_all()  # this thread's own, between sweeps
 
 
@@ -93,17 +91,13 @@ def stop_sweeps(**_: Any) -> None:
         _sweeps_stopped.pop().set()
 
 
-def generations_sweep(*, worker: str, last_sweep: datetime | None) -> datetime | None:
-    """One sweep of running and queued rows nobody will finish; returns when it ran (None if
-    the database could not be read, so the next sweep looks back as far)."""
-    now = timezone.now()
+def generations_sweep(*, worker: str) -> None:
+    """One sweep of the running and queued rows nobody will finish."""
     try:
         generations_fail_orphaned(worker=worker, worker_started_at=PROCESS_STARTED_AT)
-        generations_queued_sweep(now=now, last_sweep=last_sweep)
+        generations_queued_sweep(now=timezone.now())
     except Exception:  # a database or broker away: the next sweep tries again
         log.exception("could not sweep orphaned generations; carrying on")
-        return None
-    return now
 
 
 @signals.worker_ready.connect

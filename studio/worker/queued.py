@@ -1,13 +1,17 @@
-"""Sends again, or fails, the queued generations whose task may be gone.
+"""Sends again, or fails, the queued generations whose task is gone.
 
-A queued row's task lives only in the broker: a Redis restart without persistence, or a worker
-killed holding it prefetched, loses it, and the row would stay queued for good. A sweep cannot
-see into the broker, so it goes by age:
-- a row queued longer than `MACARON_GENERATION_REQUEUE_SECONDS` is sent again, once per worker
-  process (on its first sweep, or on the sweep when it passes that age): a copy of a task
-  that was not lost is harmless, since only one run can claim the queued row;
-- a row queued past the time limit (plus the orphan sweep's grace) is failed: nobody will run
-  it in time to be of use, and its watchers get the usual final message.
+A queued row's task lives only in the broker: a Redis restart without persistence loses it,
+and the row would stay queued for good. A sweep asks the broker which tasks it still holds
+(`broker_tasks`) about the rows queued longer than `MACARON_GENERATION_REQUEUE_SECONDS`:
+- a row whose task is gone is sent again, under the same task id; should the old task turn up
+  after all, only one of the two can claim the queued row;
+- one queued past the time limit (plus the orphan sweep's grace) is failed instead: nobody
+  would run it in time to be of use, and its watchers get the usual final message.
+A row whose task the broker holds is only waiting its turn, however long, and is left alone;
+so is every row when the broker cannot be read.
+
+A bench variant's row (bench/variant_runs.py) whose task is lost is sent again as a plain
+generation: the row does not say which variant it was.
 """
 
 from __future__ import annotations
@@ -20,34 +24,42 @@ from django.conf import settings
 
 from studio.models import Generation
 from studio.services.generations import generation_ended, generation_enqueue
+from studio.worker.broker_tasks import broker_task_ids
 from studio.worker.orphans import GRACE_SECONDS
 
 log = logging.getLogger(__name__)
 
-QUEUE_LOST = "This generation waited too long in the queue and never started. Try again."
+QUEUE_LOST = "This generation's place in the queue was lost and it never started. Try again."
 
 
-def generations_queued_sweep(*, now: datetime, last_sweep: datetime | None) -> tuple[int, int]:
-    """Send again the rows that passed the requeue age since `last_sweep` (all of them if
-    None), fail those queued too long; returns how many were (sent again, failed)."""
+def generations_queued_sweep(*, now: datetime) -> tuple[int, int]:
+    """Send again, or fail, the rows queued a while whose task the broker no longer holds;
+    returns how many were (sent again, failed)."""
+    requeue_age = timedelta(seconds=settings.MACARON_GENERATION_REQUEUE_SECONDS)
+    waiting = list(
+        Generation.objects.filter(status=Generation.Status.QUEUED, queued_at__lt=now - requeue_age)
+    )
+    if not waiting:
+        return 0, 0
+    held = broker_task_ids({generation.profile for generation in waiting})
+    if held is None:
+        return 0, 0
     give_up = now - timedelta(
         seconds=settings.MACARON_GENERATION_TIME_LIMIT_SECONDS + GRACE_SECONDS
     )
-    requeue_age = timedelta(seconds=settings.MACARON_GENERATION_REQUEUE_SECONDS)
-    queued = Generation.objects.filter(status=Generation.Status.QUEUED)
-    failed = sum(
-        _fail(generation_id, now=now)
-        for generation_id in queued.filter(queued_at__lt=give_up).values_list("pk", flat=True)
-    )
-    waiting = queued.filter(queued_at__lt=now - requeue_age, queued_at__gte=give_up)
-    if last_sweep is not None:
-        waiting = waiting.filter(queued_at__gte=last_sweep - requeue_age)
-    requeued = 0
+    requeued = failed = 0
     for generation in waiting:
-        generation_enqueue(generation)
-        requeued += 1
+        if str(generation.pk) in held:
+            continue
+        if generation.queued_at < give_up:
+            failed += _fail(generation.pk, now=now)
+        else:
+            generation_enqueue(generation)
+            requeued += 1
     if requeued or failed:
-        log.warning("queued generations: %d sent again, %d failed", requeued, failed)
+        log.warning(
+            "queued generations whose task was lost: %d sent again, %d failed", requeued, failed
+        )
     return requeued, failed
 
 
