@@ -19,9 +19,10 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-UNACKED_KEY = "unacked"  # kombu's default `unacked_key`
-PRIORITY_SEPARATOR = "\x06\x16"  # kombu's `sep` between a queue's name and a priority
-PRIORITY_STEPS = (3, 6, 9)  # besides 0, the plain name: kombu's default steps
+# kombu's defaults, unless the transport options say otherwise.
+UNACKED_KEY = "unacked"
+PRIORITY_SEPARATOR = "\x06\x16"  # between a queue's name and a priority
+PRIORITY_STEPS = (0, 3, 6, 9)  # 0: the plain name
 
 
 def broker_task_ids(queues: Iterable[str]) -> set[str] | None:
@@ -30,16 +31,21 @@ def broker_task_ids(queues: Iterable[str]) -> set[str] | None:
     url = str(settings.CELERY_BROKER_URL)
     if not url.startswith(("redis://", "rediss://", "unix://")):
         return None
+    options = dict(getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None) or {})
+    prefix = str(options.get("global_keyprefix", ""))
+    separator = str(options.get("sep", PRIORITY_SEPARATOR))
+    steps = options.get("priority_steps", PRIORITY_STEPS)
+    keys = [
+        prefix + (f"{queue}{separator}{step}" if step else queue)
+        for queue in queues
+        for step in steps
+    ]
+    unacked = prefix + str(options.get("unacked_key", UNACKED_KEY))
     client = redis.Redis.from_url(url)
     try:
-        keys = [
-            name
-            for queue in queues
-            for name in (queue, *(f"{queue}{PRIORITY_SEPARATOR}{step}" for step in PRIORITY_STEPS))
-        ]
         waiting = [_decoded(raw) for key in keys for raw in client.lrange(key, 0, -1)]
         # An unacknowledged entry is [message, exchange, routing key].
-        delivered = [_first(_decoded(raw)) for raw in client.hvals(UNACKED_KEY)]
+        delivered = [_first(_decoded(raw)) for raw in client.hvals(unacked)]
     except redis.RedisError:
         log.warning("could not read the broker's queues", exc_info=True)
         return None
