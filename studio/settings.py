@@ -112,7 +112,12 @@ CHANNEL_LAYERS = {"default": channel_layer_config(REDIS_URL)}
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("MACARON_PROFILE", "macaron-tiny")
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_ACKS_LATE = False
+# A task is acknowledged when its run ends, not when it starts: a worker killed holding one
+# (prefetched or running) hands it back, and the copy is a no-op if its row ended meanwhile
+# (a generation is claimed only while queued). The broker's visibility timeout is sized to the
+# generation time limit below.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 STATIC_URL = "/static/"
@@ -143,6 +148,20 @@ MACARON_BATCH_SECONDS = float(os.environ.get("MACARON_BATCH_SECONDS", "0.1"))
 MACARON_GENERATION_TIME_LIMIT_SECONDS = float(
     os.environ.get("MACARON_GENERATION_TIME_LIMIT_SECONDS", "600")
 )
+# ... and fails one whose engine sent nothing for this long (a hung request, a lost engine).
+MACARON_GENERATION_STALL_SECONDS = float(os.environ.get("MACARON_GENERATION_STALL_SECONDS", "120"))
+# Every worker sweeps for generations nobody will finish this often (studio/worker/lifecycle.py);
+# a row queued this long may have lost its task, and is sent again (studio/worker/queued.py).
+MACARON_SWEEP_SECONDS = float(os.environ.get("MACARON_SWEEP_SECONDS", "60"))
+MACARON_GENERATION_REQUEUE_SECONDS = float(
+    os.environ.get("MACARON_GENERATION_REQUEUE_SECONDS", "120")
+)
+# An unacknowledged task (acks_late: one still running) goes back to the queue after this; longer
+# than any run may take, or a live worker's task would be handed out again (the copy would be a
+# no-op, but a wasted one). Redis's default is one hour.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(MACARON_GENERATION_TIME_LIMIT_SECONDS) + 120
+}
 # The studio, per user: generations started a minute, and queued or running at once.
 MACARON_STUDIO_RATE_PER_MINUTE = int(os.environ.get("MACARON_STUDIO_RATE_PER_MINUTE", "10"))
 MACARON_STUDIO_MAX_CONCURRENT = int(os.environ.get("MACARON_STUDIO_MAX_CONCURRENT", "2"))

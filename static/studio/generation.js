@@ -1,12 +1,43 @@
 // Generations over the WebSocket: sending a prompt (generate, refine, targeted, start over),
 // stopping it, and following its numbered batches into the preview. A missing batch asks for
-// a resync rather than showing a hole. The body's data-generation and
-// data-first-view-engine-s are for tools that follow the page (bench/pipeline.py).
+// a resync rather than showing a hole; a generation that goes quiet is read from its row over
+// HTTP (`pollIfQuiet`), so a lost final message cannot leave the studio waiting. The body's
+// data-generation and data-first-view-engine-s are for tools that follow the page
+// (bench/pipeline.py).
+import { call } from "./api.js";
 
 const FINISHED = ["done", "failed", "cancelled"];
+// A running generation that sent nothing for this long is read from its row: the channel layer
+// may have dropped its final message (a full channel), or the socket died without closing.
+const QUIET_MS = 10000;
 
 export function createGeneration(store, preview, actions) {
   let socket = null;
+  let heardAt = Date.now();
+
+  function heard() {
+    heardAt = Date.now();
+  }
+
+  async function pollIfQuiet() {
+    const { generation } = store.get();
+    if (!generation || generation.done || Date.now() - heardAt < QUIET_MS) return;
+    heard(); // one read per quiet spell
+    const answer = await call("GET", "/api/generations/" + encodeURIComponent(generation.id));
+    const now = store.get().generation;
+    if (!answer.ok || !now || now.done || answer.data.generation !== now.id) return;
+    const { status, seq } = answer.data;
+    if (status === "done") {
+      // The row carries no version summary, as the lost message did: the timeline is reloaded.
+      applySnapshot(answer.data);
+      store.set({ draft: "" });
+      actions.loadVersions();
+    } else if (FINISHED.includes(status) || (seq || 0) > now.seq) {
+      applySnapshot(answer.data); // only news: an end, or text past what the batches brought
+    }
+  }
+
+  setInterval(pollIfQuiet, 1000);
 
   function setGeneration(patch) {
     const { generation } = store.get();
@@ -52,6 +83,7 @@ export function createGeneration(store, preview, actions) {
 
   const handlers = {
     "generation.accepted"(data) {
+      heard();
       store.set({
         generation: {
           id: data.generation, text: "", seq: 0, tokens: 0, done: false, status: "queued",
@@ -71,6 +103,7 @@ export function createGeneration(store, preview, actions) {
     "generation.delta"(data) {
       const { generation } = store.get();
       if (!generation || data.generation !== generation.id || generation.done) return;
+      heard();
       if (data.seq !== generation.seq + 1) {
         socket.send({ type: "resync", generation: generation.id });
         return;
@@ -143,6 +176,7 @@ export function createGeneration(store, preview, actions) {
     // The page was loaded while a generation ran, or after one finished.
     restore(initial) {
       if (!initial) return;
+      heard();
       store.set({
         generation: {
           id: initial.generation, text: initial.text || "", seq: initial.seq || 0,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -185,16 +186,16 @@ def generation_enqueue(generation: Generation) -> None:
 
 
 def generation_fail(*, generation_id: uuid.UUID | str, error: str) -> None:
-    """Mark a generation that never reached the engine as failed, and tell its watchers."""
-    Generation.objects.filter(
-        pk=generation_id, status__in=(Generation.Status.QUEUED, Generation.Status.RUNNING)
-    ).update(
+    """Mark a generation that never reached the engine as failed, and tell its watchers; a
+    generation that ended meanwhile is left as it is, and its watchers had their message."""
+    failed = Generation.objects.filter(pk=generation_id, status__in=OPEN_STATUSES).update(
         status=Generation.Status.FAILED,
         finish_reason="error",
         error=error,
         finished_at=timezone.now(),
     )
-    generation_ended(Generation.objects.get(pk=generation_id))
+    if failed:
+        generation_ended(Generation.objects.get(pk=generation_id))
 
 
 def generation_stop(*, user: Any, generation_id: uuid.UUID) -> bool:
@@ -227,16 +228,34 @@ def generation_cancel(*, generation_id: uuid.UUID | str) -> bool:
 def generation_ended(generation: Generation, *, version: Version | None = None) -> None:
     """Whatever ended a generation (its run, a stop, a failure, the orphan sweep), exactly once:
     free its owner's slot, send watchers the final message (with the version it added), and
-    tell the project group when its current version moved."""
+    tell the project group when its current version moved.
+
+    The row has ended by now, so a step that fails (Redis away) is logged and the next one is
+    still tried: a watcher that misses the final message finds the end by polling the row."""
     if generation.project_id is None:  # an API generation: its request frees its own slot
-        announce_done(generation)
+        _attempt("announce the end of", generation, lambda: announce_done(generation))
         return
     project = Project.objects.filter(pk=generation.project_id).first()
     if project is not None and project.owner_id is not None:
-        studio_limits_release(user_id=project.owner_id, generation_id=str(generation.pk))
-    announce_done(generation, version=version_summary(version) if version else None)
-    if version is not None and project is not None:
-        group_send(
-            watchers_group(generation),
-            messages.project_changed(project=project.pk, **project_history(project=project)),
+        owner_id = project.owner_id
+        _attempt(
+            "free the slot of",
+            generation,
+            lambda: studio_limits_release(user_id=owner_id, generation_id=str(generation.pk)),
         )
+    summary = version_summary(version) if version else None
+    _attempt("announce the end of", generation, lambda: announce_done(generation, version=summary))
+    if version is not None and project is not None:
+        changed = messages.project_changed(project=project.pk, **project_history(project=project))
+        _attempt(
+            "announce the version of",
+            generation,
+            lambda: group_send(watchers_group(generation), changed),
+        )
+
+
+def _attempt(what: str, generation: Generation, step: Callable[[], None]) -> None:
+    try:
+        step()
+    except Exception:
+        log.exception("could not %s generation %s", what, generation.pk)

@@ -3,11 +3,13 @@
 Batches go out at most every `MACARON_BATCH_SECONDS` (the first one at once, for a fast first
 render), each with a sequence number. Every batch first writes the text so far to the row, so a
 client that sees a gap can fetch the whole text; a write that finds the row cancelled sends
-nothing (`studio.worker.row`).
+nothing (`studio.worker.row`). A batch the channel layer refuses is not lost: its text goes out
+with the next batch, under the same number, and the run goes on.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -21,6 +23,11 @@ from studio.services.broadcast import group_send, watchers_group
 from studio.worker.partials import partial_view, stream_tables
 from studio.worker.refinement import Basis
 from studio.worker.row import Progress, RunningRow
+
+log = logging.getLogger(__name__)
+
+# After a batch could not be sent (the channel layer away), how long to hold the next ones.
+SEND_RETRY_SECONDS = 1.0
 
 
 class Batcher:
@@ -42,6 +49,7 @@ class Batcher:
         # batch re-renders the whole partial view, but each query runs once.
         self.tables = stream_tables(generation)
         self.resolved: ResolveCache = {}
+        self.sends_paused_until = 0.0  # after a send failed (`SEND_RETRY_SECONDS`)
 
     @property
     def cancelled(self) -> bool:
@@ -65,15 +73,15 @@ class Batcher:
 
     def flush(self) -> None:
         progress = self.progress
-        if not self.pending or self.cancelled:
+        if not self.pending or self.cancelled or time.monotonic() < self.sends_paused_until:
             return
-        if not self.row.write(text=progress.text, seq=progress.seq + 1, tokens=progress.tokens):
+        seq = progress.seq + 1
+        if not self.row.write(text=progress.text, seq=seq, tokens=progress.tokens):
             return
-        progress.seq += 1
         message: dict[str, Any] = {
             "type": messages.GENERATION_DELTA,
             "generation": str(self.generation.pk),
-            "seq": progress.seq,
+            "seq": seq,
             "delta": self.pending,
             "tokens": progress.tokens,
             **partial_view(
@@ -86,6 +94,14 @@ class Batcher:
         }
         message["sent_at"] = time.time()  # lets clients measure delivery; wall clock on purpose
         message["engine_s"] = round(self.engine_elapsed, 4)
-        group_send(self.group, message)
+        try:
+            group_send(self.group, message)
+        except Exception:
+            # The row has the text; the batch goes out with the next one, after a pause that
+            # keeps a dead channel layer from slowing the run down at every delta.
+            log.warning("generation %s: batch %d not sent", self.generation.pk, seq, exc_info=True)
+            self.sends_paused_until = time.monotonic() + SEND_RETRY_SECONDS
+            return
+        progress.seq = seq
         self.pending = ""
         self.last_flush = time.monotonic()

@@ -1,5 +1,6 @@
 """The worker's start-up and shutdown: a worker process hosts one engine, built when the worker
-starts; it first records the built-in adapters, and sweeps the rows a dead worker left running.
+starts; it first records the built-in adapters, and sweeps the rows a dead worker left running
+(and the queued rows whose task is gone), then again every minute while it serves.
 
 Run workers with `-P threads`: the prefork pool's daemonic children may not spawn vLLM's engine
 process, and threads let concurrent tasks share (and batch in) the one engine.
@@ -9,17 +10,21 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from celery import signals
-from django.db import DatabaseError
+from django.conf import settings
+from django.db import DatabaseError, connections
+from django.utils import timezone
 
 from inference.serving import hosting
 from studio.selectors import expert_resolve
 from studio.services.adapters import adapters_sync_builtin
 from studio.worker.orphans import generations_fail_orphaned
+from studio.worker.queued import generations_queued_sweep
 
 log = logging.getLogger(__name__)
 # Before this worker could claim anything: its name's older running rows were a dead process's.
@@ -53,12 +58,45 @@ def _sync_builtin_adapters() -> Any:
 @signals.worker_ready.connect
 def fail_orphaned_generations(sender: Any = None, **_: Any) -> None:
     """End the rows that a dead previous process under this worker's name left running, and
-    any running past the time limit: no one would ever finish them (worker/orphans.py)."""
+    any running past the time limit: no one would ever finish them (worker/orphans.py); send
+    again the queued ones whose task is gone (worker/queued.py). Then again every
+    `MACARON_SWEEP_SECONDS`, on a thread of its own: a broker that lost its queue, or a worker
+    that died, does not wait for the next worker start to be noticed."""
     if sender is None:
         return
+    worker = str(sender.hostname)
+    generations_sweep(worker=worker)
+    stop_sweeps()  # a previous thread, should the signal come twice
+    _sweeps_stopped.append(stopped := threading.Event())
+    threading.Thread(
+        target=_sweep_repeatedly,
+        kwargs={"worker": worker, "stopped": stopped},
+        name="generation-sweep",
+        daemon=True,
+    ).start()
+
+
+_sweeps_stopped: list[threading.Event] = []
+
+
+def _sweep_repeatedly(*, worker: str, stopped: threading.Event) -> None:
+    while not stopped.wait(settings.MACARON_SWEEP_SECONDS):
+        generations_sweep(worker=worker)
+        connections.close_all()  # this thread's own, between sweeps
+
+
+@signals.worker_shutdown.connect
+def stop_sweeps(**_: Any) -> None:
+    while _sweeps_stopped:
+        _sweeps_stopped.pop().set()
+
+
+def generations_sweep(*, worker: str) -> None:
+    """One sweep of the running and queued rows nobody will finish."""
     try:
-        generations_fail_orphaned(worker=str(sender.hostname), worker_started_at=PROCESS_STARTED_AT)
-    except DatabaseError:
+        generations_fail_orphaned(worker=worker, worker_started_at=PROCESS_STARTED_AT)
+        generations_queued_sweep(now=timezone.now())
+    except Exception:  # a database or broker away: the next sweep tries again
         log.exception("could not sweep orphaned generations; carrying on")
 
 

@@ -2,7 +2,8 @@
 
 A generation runs at most once (`generation_run` claims only a queued row), so a worker killed
 mid-generation (out of memory, SIGKILL, a lost host) leaves its rows "running" for good, and
-their watchers wait until they give up. Every worker sweeps when it becomes ready:
+their watchers wait until they give up. Every worker sweeps when it becomes ready, and then
+every `MACARON_SWEEP_SECONDS` (`lifecycle`):
 - the rows its own name claimed before this process started: the previous process under that
   name died holding them (a warm shutdown waits for its running tasks);
 - rows running a minute past the generation time limit, whoever claimed them: a live worker

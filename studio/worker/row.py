@@ -62,6 +62,15 @@ class RunningRow:
         self.cancelled = self.cancelled or not updated
         return bool(updated)
 
+    def check(self) -> bool:
+        """Whether the row is still running, noting a cancellation; for when no write is due
+        (an engine that sends nothing would otherwise never learn of a Stop)."""
+        running = Generation.objects.filter(
+            pk=self.generation.pk, status=Generation.Status.RUNNING
+        ).exists()
+        self.cancelled = self.cancelled or not running
+        return running
+
 
 def row_finish(
     generation: Generation,
@@ -98,6 +107,24 @@ def row_finish(
             setattr(generation, name, value)
         version = _version_of(generation, basis)
     generation_ended(generation, version=version)
+
+
+def row_fail(generation: Generation, progress: Progress | None, *, error: str) -> bool:
+    """Fail a row still running, keeping the text so far (`progress`'s, or else the row's own,
+    written with the last batch), and tell watchers; False if it had ended already. The last
+    resort when storing the run's end normally failed."""
+    fields: dict[str, Any] = progress.fields() if progress is not None else {}
+    fields.update(
+        status=Generation.Status.FAILED,
+        finish_reason="error",
+        error=error,
+        finished_at=timezone.now(),
+    )
+    running = Generation.objects.filter(pk=generation.pk, status=Generation.Status.RUNNING)
+    if not running.update(**fields):
+        return False
+    generation_ended(Generation.objects.get(pk=generation.pk))
+    return True
 
 
 def _version_of(generation: Generation, basis: Basis | None) -> Version | None:

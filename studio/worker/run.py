@@ -1,7 +1,8 @@
 """Runs one stored generation on the engine: claim the queued row, build the engine request
 from its expert as registered now (a refinement quotes the version it revises: `refinement`),
-then stream it, batch by batch (`batches`), until it ends, is cancelled (`row`) or runs past the
-time limit. A generation runs at most once.
+then stream it, batch by batch (`batches`), until it ends, is cancelled (`row`), runs past the
+time limit or stalls (no delta for the stall limit, `watchdog`). A generation runs at most once,
+and every run ends its row: an exception anywhere fails it, keeping the text so far.
 """
 
 from __future__ import annotations
@@ -26,12 +27,17 @@ from studio.selectors import ResolvedExpert, expert_resolve
 from studio.stored_tables import project_prompt_with_tables, project_tables
 from studio.worker.batches import Batcher
 from studio.worker.refinement import Basis, basis_of
-from studio.worker.row import Progress, row_finish
+from studio.worker.row import Progress, row_fail, row_finish
+from studio.worker.watchdog import deltas_watched
 from ui4a.subtree import SubtreeError
 
 log = logging.getLogger(__name__)
 
 TIMED_OUT = "This generation ran past the time limit and was stopped. Try again."
+STALLED = "The engine stopped answering during this generation, so it was stopped. Try again."
+# How long an aborted request's stream may stay silent before the run stops waiting for its end.
+ABORT_WAIT_SECONDS = 5.0
+NOT_STORED = "This generation failed inside the server; the text so far is kept. Try again."
 
 
 def generation_run(
@@ -42,9 +48,14 @@ def generation_run(
     generation = generation_claim(generation_id=generation_id, worker=worker)
     if generation is None:
         return
-    request = generation_request(generation)
-    if request is not None:
-        generation_stream(generation, request, engine=engine)
+    try:
+        request = generation_request(generation)
+        if request is not None:
+            generation_stream(generation, request, engine=engine)
+    except Exception:
+        # Past the stream's own guard (the request could not be built, say): still end the row.
+        log.exception("generation %s failed before it streamed", generation.pk)
+        row_fail(generation, None, error=NOT_STORED)
 
 
 def generation_claim(*, generation_id: uuid.UUID | str, worker: str) -> Generation | None:
@@ -77,52 +88,81 @@ def generation_request(generation: Generation) -> GenerationRequest | None:
 def generation_stream(
     generation: Generation, request: GenerationRequest, *, engine: Engine | None = None
 ) -> None:
-    """Stream a claimed generation's request on the engine and store how it ended."""
-    engine = engine or hosting.current_engine()
+    """Stream a claimed generation's request on the engine and store how it ended. Whatever
+    happens, the row ends (failed, with the text so far, if nothing better) and its watchers
+    are sent the final message."""
     # Checked when the request was built (`generation_request`); a pure, cheap re-read.
     basis = basis_of(generation)
     batcher = Batcher(generation, settings.MACARON_BATCH_SECONDS, basis=basis)
     if request.adapter is not None:
         batcher.progress.adapter_sha256 = request.adapter.sha256
-    finish_reason = ""
-    aborted = timed_out = False
-    deadline = time.monotonic() + settings.MACARON_GENERATION_TIME_LIMIT_SECONDS
     try:
-        for delta in engine.stream(request):
+        finish_reason, error = _stream(engine or hosting.current_engine(), request, batcher)
+    except Exception as exc:
+        # The text so far is in `batcher.progress`; the final write stores it. No flush here:
+        # a failing flush (a channel-layer blip) is what may have brought us here.
+        log.exception("generation %s failed", generation.pk)
+        finish_reason, error = "error", f"The engine failed: {exc}"
+    _finish(batcher, finish_reason=finish_reason, error=error)
+
+
+def _stream(engine: Engine, request: GenerationRequest, batcher: Batcher) -> tuple[str, str]:
+    """Feed the engine's deltas to `batcher` until the stream ends, aborting it on a
+    cancellation, past the time limit, or when no delta came for the stall limit; returns how
+    the run ended, as (finish reason, error)."""
+    generation_id = batcher.generation.pk
+    stall_seconds = float(settings.MACARON_GENERATION_STALL_SECONDS)
+    deadline = time.monotonic() + settings.MACARON_GENERATION_TIME_LIMIT_SECONDS
+    quiet_since = time.monotonic()  # the last delta, or the abort
+    finish_reason = ""
+    aborted = timed_out = stalled = False
+    tick = min(1.0, stall_seconds / 4)
+    for delta in deltas_watched(engine.stream(request), tick_seconds=tick):
+        now = time.monotonic()
+        if delta is None:
+            patience = min(stall_seconds, ABORT_WAIT_SECONDS) if aborted else stall_seconds
+            stalled = now - quiet_since >= patience
+            batcher.row.check()  # a Stop is noticed while the engine is silent too
+        else:
+            quiet_since = now
             batcher.add(delta)
             finish_reason = delta.finish_reason or finish_reason
-            timed_out = timed_out or time.monotonic() > deadline
-            if (batcher.cancelled or timed_out) and not aborted:
-                # The engine ends the stream with a last "abort" delta, which frees the slot.
-                engine.abort(request.request_id)
-                aborted = True
-        batcher.flush()
-    except Exception as exc:
-        log.exception("generation %s failed", generation.pk)
-        batcher.flush()
-        _finish(batcher, finish_reason="error", error=f"The engine failed: {exc}")
-        return
+        timed_out = timed_out or now > deadline
+        if (batcher.cancelled or timed_out or stalled) and not aborted:
+            # The engine ends the stream with a last "abort" delta, which frees the slot.
+            engine.abort(request.request_id)
+            aborted, quiet_since = True, now
+        if stalled:  # nothing came, not even the abort's last delta: stop waiting for it
+            break
+    batcher.flush()
     tokens = batcher.progress.tokens
-    if timed_out and not batcher.cancelled:
-        log.warning("generation %s timed out after %d tokens", generation.pk, tokens)
-        _finish(batcher, finish_reason="error", error=TIMED_OUT)
-        return
     if batcher.cancelled:
-        log.info("generation %s cancelled after %d tokens", generation.pk, tokens)
-        _finish(batcher, finish_reason="cancelled", error="")
-        return
-    _finish(batcher, finish_reason=finish_reason or "stop", error="")
+        log.info("generation %s cancelled after %d tokens", generation_id, tokens)
+        return "cancelled", ""
+    if timed_out:
+        log.warning("generation %s timed out after %d tokens", generation_id, tokens)
+        return "error", TIMED_OUT
+    if stalled:
+        log.warning("generation %s stalled after %d tokens", generation_id, tokens)
+        return "error", STALLED
+    return finish_reason or "stop", ""
 
 
 def _finish(batcher: Batcher, *, finish_reason: str, error: str) -> None:
-    row_finish(
-        batcher.generation,
-        batcher.progress,
-        finish_reason=finish_reason,
-        error=error,
-        basis=batcher.basis,
-        tables=batcher.tables,
-    )
+    """Store how the run ended; if that fails (a final view the database refuses, a lost
+    connection), fail the row with the text so far, so it never stays running."""
+    try:
+        row_finish(
+            batcher.generation,
+            batcher.progress,
+            finish_reason=finish_reason,
+            error=error,
+            basis=batcher.basis,
+            tables=batcher.tables,
+        )
+    except Exception:
+        log.exception("generation %s: storing its end failed; failing it", batcher.generation.pk)
+        row_fail(batcher.generation, batcher.progress, error=error or NOT_STORED)
 
 
 def _engine_request(

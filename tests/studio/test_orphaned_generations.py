@@ -16,7 +16,7 @@ from django.utils import timezone
 from studio import messages
 from studio.models import Generation, Project
 from studio.services.broadcast import watchers_group
-from studio.worker.lifecycle import fail_orphaned_generations
+from studio.worker.lifecycle import fail_orphaned_generations, stop_sweeps
 from studio.worker.orphans import GRACE_SECONDS, WORKER_LOST, generations_fail_orphaned
 from studio.worker.run import TIMED_OUT, generation_run
 from tests.fakes import ScriptedFakeEngine
@@ -114,6 +114,7 @@ def test_any_worker_fails_rows_running_past_the_time_limit(settings: Any) -> Non
 def test_the_worker_ready_signal_sweeps_under_the_workers_name() -> None:
     left = running(WORKER, timezone.now() - timedelta(days=1))
     fail_orphaned_generations(sender=SimpleNamespace(hostname=WORKER))
+    stop_sweeps()  # the sweeps it goes on with (tests/studio/test_queued_generations.py)
     assert Generation.objects.get(pk=left.pk).status == Generation.Status.FAILED
 
 
