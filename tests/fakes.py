@@ -46,11 +46,12 @@ class ScriptedFakeEngine:
             if self.delay:
                 time.sleep(self.delay)
             last = index == len(pieces)
-            load_ms = None
+            load_ms, sha256 = None, None
             if index == 1 and request.adapter is not None:  # "loads" it, in no time
                 load_ms = 0.0 if request.adapter.lora_id in self.resident else 1.0
+                sha256 = request.adapter.sha256
                 self.resident[request.adapter.lora_id] = request.adapter
-            yield Delta(piece, index, self.finish_reason if last else None, 0, load_ms)
+            yield Delta(piece, index, self.finish_reason if last else None, 0, load_ms, sha256)
 
     def abort(self, request_id: str) -> None:
         self.aborted.append(request_id)

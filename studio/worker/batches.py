@@ -60,6 +60,9 @@ class Batcher:
         self.engine_elapsed = time.monotonic() - self.engine_started
         if delta.adapter_load_ms is not None:
             progress.adapter_load_ms = delta.adapter_load_ms
+        if delta.adapter_sha256 is not None:
+            # The hash the engine checked as it loaded the weights, never the registered one.
+            progress.adapter_sha256 = delta.adapter_sha256
         progress.text += delta.text
         self.pending += delta.text
         progress.tokens = delta.tokens

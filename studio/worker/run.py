@@ -94,8 +94,6 @@ def generation_stream(
     # Checked when the request was built (`generation_request`); a pure, cheap re-read.
     basis = basis_of(generation)
     batcher = Batcher(generation, settings.MACARON_BATCH_SECONDS, basis=basis)
-    if request.adapter is not None:
-        batcher.progress.adapter_sha256 = request.adapter.sha256
     try:
         finish_reason, error = _stream(engine or hosting.current_engine(), request, batcher)
     except Exception as exc:
