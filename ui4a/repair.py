@@ -1,8 +1,9 @@
 """Deterministic, lossless repair: fix what can be fixed without guessing, report the rest.
 
 Repair only ever adds (state keys, defaults, ids, a page around a bare root), renames known
-aliases or holds a number to a finite range (ui4a/numbers.py); it drops a property only when it is clearly garbage (a null value or a key that is not
-a name). Whatever is still wrong afterwards is in `problems`, ready to send back to the model.
+aliases or holds a number to a finite range (ui4a/numbers.py); it drops a property only when
+it is clearly garbage (a null value or a key that is not a name). Whatever is still wrong
+afterwards is in `problems`, ready to send back to the model.
 """
 
 from __future__ import annotations
