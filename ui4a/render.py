@@ -23,6 +23,7 @@ from ui4a.budget import MAX_RENDERED_BYTES, MAX_RENDERED_NODES, over_budget
 from ui4a.catalog import COMMON_FIELDS, Component, Field
 from ui4a.fields import is_scalar, kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
+from ui4a.patterns import pattern_problem
 from ui4a.policy import Surface, policy_for
 from ui4a.queries import MAX_QUERY_ROWS, is_query
 from ui4a.resolve import DATA_NOTES_KEY, NOTE_MAX
@@ -186,8 +187,11 @@ class NodeView:
             value = self.num(name)
             if value is not None:
                 out += f' data-{name}="{escape(value)}"'
-        if self.val("pattern"):
-            out += f' data-pattern="{escape(self.val("pattern"))}"'
+        pattern = self.val("pattern")
+        # A pattern that may backtrack catastrophically would freeze the view's thread on
+        # submit: it is left out (validation reports it), not compiled.
+        if pattern and not pattern_problem(pattern):
+            out += f' data-pattern="{escape(pattern)}"'
         return Markup(f'{out} aria-describedby="{self.dom_id}-err"')
 
     def interp(self, name: str) -> str:
