@@ -24,7 +24,7 @@ DROPPED = [
 @pytest.mark.parametrize("href", DROPPED)
 def test_a_link_that_is_not_absolute_https_loses_its_href(href: str) -> None:
     html = to_html(f"[sign in]({href})")
-    assert "href" not in html and ">sign in</a>" in html
+    assert "href=" not in html and "sign in" in html
 
 
 def test_an_absolute_https_link_is_kept() -> None:
