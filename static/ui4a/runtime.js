@@ -278,9 +278,20 @@
     if (window.parent !== window && !HOST) window.parent.postMessage(message, "*");
   }
 
+  // State keys a password field binds: their values stay in the view. The studio's view-state
+  // panel and any other parent see everything else, never these.
+  function secretKeys() {
+    var keys = Object.create(null);
+    all("input[type=password][data-bind]").forEach(function (el) {
+      keys[el.getAttribute("data-bind")] = true;
+    });
+    return keys;
+  }
+
   function snapshot() {
     var out = {};
-    Object.keys(state).forEach(function (k) { out[k] = state[k]; });
+    var secret = secretKeys();
+    Object.keys(state).forEach(function (k) { if (!secret[k]) out[k] = state[k]; });
     return out;
   }
 
@@ -442,19 +453,16 @@
       bad[0].focus();
       return;
     }
+    // A password never leaves the view: not to the studio, not to a published widget's host.
+    var secret = secretKeys();
     var values = {};
-    var secret = [];
     all("[data-bind]", form).forEach(function (el) {
       var key = el.getAttribute("data-bind");
-      if (key.charAt(0) === ".") return;
+      if (key.charAt(0) === "." || secret[key]) return;
       values[key] = state[key];
-      if (el.type === "password") secret.push(key);
     });
     post({ type: "ui4a.submit", form: form.id, values: values });
-    // A password never leaves a published widget, whoever its host is.
-    var shared = {};
-    Object.keys(values).forEach(function (k) { if (secret.indexOf(k) < 0) shared[k] = values[k]; });
-    toHost({ type: "macaron.event", widget: "", event: "submit", form: form.id, values: shared });
+    toHost({ type: "macaron.event", widget: "", event: "submit", form: form.id, values: values });
     var on = form.getAttribute("data-on");
     if (on) {
       try { run(JSON.parse(on), form); } catch (err) { console.warn("ui4a: unreadable action", err); }
