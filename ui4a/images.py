@@ -34,7 +34,7 @@ def image_allowed(src: str) -> bool:
     if DATA_IMAGE.fullmatch(src):
         return True
     origins = image_origins()
-    if not origins or not src[:8].lower() == "https://":
+    if not origins or src[:8].lower() != "https://":
         return False
     try:
         parts = urlsplit(src)
