@@ -3,16 +3,18 @@
 JSON has no Infinity or NaN, but Python's json reads `1e400` as inf and accepts `NaN` and
 `Infinity`, and any number of digits makes an int no float can hold. Such a value fails the
 database's JSON check when the spec is saved (SQLite's JSON_VALID, PostgreSQL's jsonb) and makes
-arithmetic such as round() raise OverflowError. Parsing and repair replace each with a finite
-number; NUMBER_MAX is far beyond any figure a view shows and keeps integers exact in JavaScript.
+arithmetic such as round() raise OverflowError. Parsing and repair replace each with the
+nearest finite number (NaN with 0). Every finite number is kept as it is, however large: data
+is the user's, and arithmetic on it (ui4a/components/progress/view.py) clamps its own results.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
-NUMBER_MAX = 1e15
+NUMBER_MAX = sys.float_info.max  # the largest finite number JSON readers agree on
 
 
 def clamp_number(value: int | float) -> int | float:
