@@ -8,7 +8,7 @@ with hostile values mixed in: wrong types, strings with markup, huge and non-fin
 nested lists over large datasets, catastrophic patterns, remote images, garbage keys. Each case
 is parsed from its JSON text (whole, and cut at a few prefixes, as a stream arrives), validated,
 repaired and rendered (the body of the raw spec, the document of the repaired one). A case
-fails when any step raises anything but SpecTooLarge, takes longer than STEP_SECONDS, draws
+fails when any step raises anything but SpecTooLarge, takes more CPU than STEP_SECONDS, draws
 more than the byte budget, or repair hands back a spec that is not strict JSON. Prints one
 table (cases, failures, max ms, max bytes) and writes the figures and the first failures as
 JSON. tests/ui4a/test_ui4a_fuzz.py runs a few hundred of the same cases.
@@ -45,7 +45,9 @@ from ui4a.budget import MAX_RENDERED_BYTES  # noqa: E402
 from ui4a.catalog import COMMON_FIELDS, Field  # noqa: E402
 from ui4a.registry import components  # noqa: E402
 
-STEP_SECONDS = 2.0  # no single step of one case may take longer (the budget holds it to ms)
+# No single step of one case may take more CPU than this. A step at the render budget (20,000
+# nodes) takes about a second; CPU time, not wall time, so a busy machine does not fail it.
+STEP_SECONDS = 3.0
 # The view's HTML is held to MAX_RENDERED_BYTES; a document adds its inline scripts and styles
 # and the datasets as JSON (under the spec's own byte limit).
 BYTES_BUDGET = MAX_RENDERED_BYTES + 2 * 1024 * 1024
@@ -198,16 +200,16 @@ class Tally:
 
 
 def _timed(tally: Tally | None, step: str, call: Any) -> Any:
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         result = call()
     except SpecTooLarge:
         result = None  # refused before any work: expected for input over the limits
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     if tally is not None and elapsed * 1000 > tally.max_ms:
         tally.max_ms, tally.slowest_step = elapsed * 1000, step
     if elapsed > STEP_SECONDS:
-        raise AssertionError(f"{step} took {elapsed:.2f} s, over {STEP_SECONDS} s")
+        raise AssertionError(f"{step} took {elapsed:.2f} s of CPU, over {STEP_SECONDS} s")
     if isinstance(result, str):
         if tally is not None:
             tally.max_bytes = max(tally.max_bytes, len(result))
@@ -273,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     tally = run(args.cases, args.seed)
     seconds = time.perf_counter() - started
-    print(f"{'cases':>8} {'failures':>9} {'max ms':>9} {'max bytes':>11}  slowest step")
+    print(f"{'cases':>8} {'failures':>9} {'max ms':>9} {'max bytes':>11}  slowest step (CPU ms)")
     print(
         f"{tally.cases:>8} {tally.failed_cases:>9} {tally.max_ms:>9.1f} {tally.max_bytes:>11,}"
         f"  {tally.slowest_step}"
