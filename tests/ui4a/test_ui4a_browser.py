@@ -134,3 +134,23 @@ def test_a_password_never_leaves_the_view(page: Page) -> None:
     page.wait_for_function("() => window.got.some(m => m.type === 'ui4a.submit')")
     sent = json.dumps(page.evaluate("() => window.got"))
     assert "hunter2" not in sent and '"user": "ada"' in sent
+
+
+def test_a_catastrophic_pattern_does_not_freeze_the_view(page: Page) -> None:
+    """`(a|a)*b` against forty typed characters froze the view for seconds on submit: the
+    renderer now leaves such a pattern out (validation reports it), so submit answers at once."""
+    field = {"t": "input", "label": "Code", "bind": "code", "pattern": "(a|a)*b"}
+    spec = {
+        "root": {"t": "page", "c": [{"t": "form", "submit": "Send", "c": [field]}]},
+        "state": {"code": ""},
+    }
+    page.set_content(
+        "<script>window.got = []; addEventListener('message', e => got.push(e.data));</script>"
+        f'<iframe sandbox="allow-scripts allow-forms" srcdoc="{html.escape(render_document(spec))}">'
+        "</iframe>"
+    )
+    page.wait_for_function("() => window.got.some(m => m.type === 'ui4a.ready')")
+    frame = page.frame_locator("iframe")
+    frame.get_by_label("Code").fill("a" * 40)
+    frame.get_by_role("button", name="Send").click()
+    page.wait_for_function("() => window.got.some(m => m.type === 'ui4a.submit')", timeout=3000)
