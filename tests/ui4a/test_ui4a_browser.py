@@ -144,10 +144,10 @@ def test_a_catastrophic_pattern_does_not_freeze_the_view(page: Page) -> None:
         "root": {"t": "page", "c": [{"t": "form", "submit": "Send", "c": [field]}]},
         "state": {"code": ""},
     }
+    doc = html.escape(render_document(spec))
     page.set_content(
         "<script>window.got = []; addEventListener('message', e => got.push(e.data));</script>"
-        f'<iframe sandbox="allow-scripts allow-forms" srcdoc="{html.escape(render_document(spec))}">'
-        "</iframe>"
+        f'<iframe sandbox="allow-scripts allow-forms" srcdoc="{doc}"></iframe>'
     )
     page.wait_for_function("() => window.got.some(m => m.type === 'ui4a.ready')")
     frame = page.frame_locator("iframe")
