@@ -59,6 +59,9 @@ class Field:
     values: tuple[Scalar, ...] = ()
     doc: str = ""
     max_items: int = MAX_LIST
+    # A "str" that the view compiles as a regular expression: checked for catastrophic
+    # backtracking (ui4a/patterns.py).
+    regex: bool = False
 
 
 @dataclass(frozen=True)

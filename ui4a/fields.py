@@ -21,6 +21,7 @@ from ui4a.catalog import (
     Field,
     FieldKind,
 )
+from ui4a.patterns import pattern_problem
 from ui4a.problems import Problem
 from ui4a.state import is_finite
 from ui4a.tree import Path, pointer
@@ -114,10 +115,18 @@ class _Text(Kind):
 
 
 class Str(_Text):
-    """A short label."""
+    """A short label (or a regular expression, when the field says so)."""
 
     name = "str"
     most, least = SHORT_MAX, 1
+
+    def check_text(self, field: Field, value: str, where: str, in_item: bool) -> list[Problem]:
+        found = super().check_text(field, value, where, in_item)
+        if not found and field.regex:
+            problem = pattern_problem(value)
+            if problem:
+                return [Problem(where, "bad_value", problem)]
+        return found
 
 
 class Text(_Text):

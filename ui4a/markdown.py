@@ -1,7 +1,8 @@
 """Markdown to HTML for the markdown component: a safe subset, then sanitized.
 
 markdown-it-py parses CommonMark with raw HTML off (tags come out as text) and images off;
-nh3 (the Ammonia sanitizer) then keeps only the tags below and https links, as a second wall.
+nh3 (the Ammonia sanitizer) then keeps only the tags below and absolute https links, as a
+second wall.
 """
 
 from __future__ import annotations
@@ -32,14 +33,27 @@ def _demote(html: str) -> str:
     return html
 
 
+def _absolute_https(tag: str, attribute: str, value: str) -> str | None:
+    """An href only when it is an absolute https URL with a host: url_schemes alone keeps
+    relative and scheme-relative links ("//evil.example/login" leaves for another host)."""
+    if attribute != "href":
+        return value
+    host = value[len("https://") :]
+    ok = value[:8].lower() == "https://" and host[:1] not in ("", "/", "\\")
+    return value if ok else None
+
+
 def to_html(text: str) -> str:
-    """Sanitized HTML for markdown `text`; any link that is not https loses its href."""
+    """Sanitized HTML for markdown `text`; any link that is not an absolute https URL loses
+    its href (relative, scheme-relative and other schemes alike)."""
     rendered = _demote(_parser().render(text))
     return nh3.clean(
         rendered,
         tags=TAGS,
         attributes={"a": {"href"}},
         url_schemes={"https"},
+        url_relative="deny",
+        attribute_filter=_absolute_https,
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
     )

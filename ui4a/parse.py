@@ -8,6 +8,7 @@ from typing import Any
 import partial_json_parser
 
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_text, check_value
+from ui4a.numbers import clamp_numbers
 
 _DECODER = json.JSONDecoder()
 
@@ -16,7 +17,8 @@ def parse_partial(text: str, *, limits: Limits = DEFAULT_LIMITS) -> dict[str, An
     """The spec a (possibly unfinished) JSON text describes so far, or None if nothing usable.
 
     Unfinished strings, numbers and literals are completed by `partial-json-parser`; anything
-    after a complete top-level object (a model that keeps talking) is dropped. Raises
+    after a complete top-level object (a model that keeps talking) is dropped; numbers are held
+    to a finite range (ui4a/numbers.py). Raises
     SpecTooLarge, before any parsing, when the text is over the limits.
     """
     check_text(text, limits)
@@ -36,4 +38,5 @@ def parse_partial(text: str, *, limits: Limits = DEFAULT_LIMITS) -> dict[str, An
     if not isinstance(value, dict):
         return None
     check_value(value, limits)
-    return value
+    # `1e400` reads as inf, and NaN and Infinity are accepted: none of them is JSON to store.
+    return clamp_numbers(value)  # type: ignore[no-any-return]

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from ui4a import assets
+from ui4a.images import image_origins
 
 
 class Surface(StrEnum):
@@ -30,7 +31,7 @@ _ANCESTOR = re.compile(r"'none'|'self'|https?://[a-z0-9.-]+(:[0-9]{1,5})?|\*\.[a
 # The view's rules, shared by every surface that shows one; a page-level surface widens them.
 _VIEW_RULES = {
     "default-src": ["'none'"],
-    "img-src": ["https:", "data:"],
+    "img-src": ["data:"],  # and the operator's image origins (ui4a/images.py)
     "connect-src": ["'none'"],
     "form-action": ["'none'"],
     "base-uri": ["'none'"],
@@ -62,6 +63,9 @@ def policy_for(
         "style-src": view_styles,
         **{k: v for k, v in _VIEW_RULES.items() if k != "default-src"},
     }
+    # No remote image unless the operator allows its origin: an image URL the model wrote could
+    # carry the page's data to any host (ui4a/images.py).
+    rules["img-src"] = ["data:", *image_origins()]
     if surface is Surface.EXPORTED_FILE:
         # A file is opened wherever it travels: it makes no request at all, not even for an
         # image (a remote image would tell its host each time someone opens the file).
@@ -76,7 +80,7 @@ def policy_for(
             "default-src": ["'self'"],
             "script-src": ["'self'", *view_scripts, *page],
             "style-src": ["'self'", *view_styles],
-            "img-src": ["'self'", "https:", "data:"],
+            "img-src": ["'self'", "data:", *image_origins()],
             "connect-src": ["'self'"],
             "frame-src": ["'self'"],
             "object-src": ["'none'"],

@@ -19,9 +19,11 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup, escape
 
 from ui4a import actions, assets, expr, registry, theme
+from ui4a.budget import MAX_RENDERED_BYTES, MAX_RENDERED_NODES, over_budget
 from ui4a.catalog import COMMON_FIELDS, Component, Field
 from ui4a.fields import is_scalar, kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
+from ui4a.patterns import pattern_problem
 from ui4a.policy import Surface, policy_for
 from ui4a.queries import MAX_QUERY_ROWS, is_query
 from ui4a.resolve import DATA_NOTES_KEY, NOTE_MAX
@@ -36,6 +38,10 @@ from ui4a.validate import ID_PATTERN
 
 TEMPLATES_DIR = registry.COMPONENTS_DIR.parent / "templates"
 Row = Mapping[str, Any]
+
+
+class RenderTooLarge(Exception):
+    """A render went over its node or byte budget; the view is replaced by a notice."""
 
 
 @cache
@@ -181,8 +187,11 @@ class NodeView:
             value = self.num(name)
             if value is not None:
                 out += f' data-{name}="{escape(value)}"'
-        if self.val("pattern"):
-            out += f' data-pattern="{escape(self.val("pattern"))}"'
+        pattern = self.val("pattern")
+        # A pattern that may backtrack catastrophically would freeze the view's thread on
+        # submit: it is left out (validation reports it), not compiled.
+        if pattern and not pattern_problem(pattern):
+            out += f' data-pattern="{escape(pattern)}"'
         return Markup(f'{out} aria-describedby="{self.dom_id}-err"')
 
     def interp(self, name: str) -> str:
@@ -307,20 +316,41 @@ class _Renderer:
         self.notes = notes or {}
         self.partial = partial
         self.used_ids: set[str] = set()
+        self.next_free: dict[str, int] = {}
         self.env = environment()
         self.item: Mapping[str, Any] | None = None
         self.suffix = ""
+        self.drawn_nodes = 0
+        self.drawn_bytes = 0
 
     def dom_id(self, node: Mapping[str, Any], path: Path) -> str:
         own = node.get("id")
         base = own if isinstance(own, str) and ID_PATTERN.fullmatch(own) else path_id(path)
-        candidate, n = f"u4-{base}{self.suffix}", 2
+        candidate = f"u4-{base}{self.suffix}"
+        # Probing resumes where the last clash of this id left off: every id skipped then is
+        # still taken, and starting at 2 each time made repeated ids (a nested list's items
+        # share their paths) quadratic.
+        n = self.next_free.get(candidate, 2)
+        first = candidate
         while candidate in self.used_ids:
             candidate, n = f"u4-{base}-{n}{self.suffix}", n + 1
+        self.next_free[first] = n
         self.used_ids.add(candidate)
         return candidate
 
     def node(self, node: Mapping[str, Any], path: Path) -> Markup:
+        self.drawn_nodes += 1
+        if self.drawn_nodes > MAX_RENDERED_NODES:
+            raise RenderTooLarge(f"the view draws more than {MAX_RENDERED_NODES} nodes")
+        before = self.drawn_bytes
+        html = self._node(node, path)
+        # Only the bytes this node adds: its children's were counted when they were drawn.
+        self.drawn_bytes += max(0, len(html) - (self.drawn_bytes - before))
+        if self.drawn_bytes > MAX_RENDERED_BYTES:
+            raise RenderTooLarge(f"the view draws more than {MAX_RENDERED_BYTES} bytes of HTML")
+        return html
+
+    def _node(self, node: Mapping[str, Any], path: Path) -> Markup:
         # Depth is bounded by check_value (at most limits.max_depth), so recursion is safe.
         component = registry.get(node.get("t"))
         dom_id = self.dom_id(node, path)
@@ -414,13 +444,28 @@ def render_body(spec: object, *, partial: bool = False, limits: Limits = DEFAULT
         return ""
     data = initial_data(spec)
     renderer = _Renderer(initial_state(spec), data, partial, unresolved(spec), data_notes(spec))
-    html = str(renderer.node(root, ("root",)))
+    reason = over_budget(spec)
+    try:
+        if reason:
+            raise RenderTooLarge(reason)
+        html = str(renderer.node(root, ("root",)))
+    except RenderTooLarge as over:
+        html = too_large_notice(str(over))
     theme_attrs = _theme_attrs(spec)
     # The datasets travel with the body (the studio streams bodies), as inert JSON.
     data_json = safe_json(data)
     return (
         f'<div class="u4-view"{theme_attrs}>{html}</div>'
         f'<script type="application/json" id="ui4a-data">{data_json}</script>'
+    )
+
+
+def too_large_notice(reason: str) -> str:
+    """What a view over its render budget shows instead of the rest of itself."""
+    return (
+        '<div class="u4-alert" role="alert" data-ui4a-problem="too_large">'
+        f"This view is too large to show: {escape(reason)}. Nested lists multiply their rows;"
+        " fewer rows or less nesting will fit.</div>"
     )
 
 

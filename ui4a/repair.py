@@ -1,8 +1,9 @@
 """Deterministic, lossless repair: fix what can be fixed without guessing, report the rest.
 
-Repair only ever adds (state keys, defaults, ids, a page around a bare root) or renames known
-aliases; it drops a property only when it is clearly garbage (a null value or a key that is not
-a name). Whatever is still wrong afterwards is in `problems`, ready to send back to the model.
+Repair only ever adds (state keys, defaults, ids, a page around a bare root), renames known
+aliases or holds a number to a finite range (ui4a/numbers.py); it drops a property only when
+it is clearly garbage (a null value or a key that is not a name). Whatever is still wrong
+afterwards is in `problems`, ready to send back to the model.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ui4a import registry
 from ui4a.catalog import COMMON_FIELDS
 from ui4a.fields import kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
+from ui4a.numbers import clamp_numbers
 from ui4a.problems import Problem
 from ui4a.queries import is_query, repair_query
 from ui4a.tree import path_id, pointer, walk
@@ -40,6 +42,7 @@ def repair(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> Repaired:
         return Repaired(None, [], validate(spec, limits=limits))
     fixed: dict[str, Any] = copy.deepcopy(spec)
     fixes: list[str] = []
+    clamp_numbers(fixed, "", fixes)
     _wrap_root(fixed, fixes)
     for ref in walk(fixed):
         _fix_node(ref.node, pointer(ref.path), fixes)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ui4a import actions, expr, registry
+from ui4a.budget import over_budget
 from ui4a.catalog import (
     COMMON_FIELDS,
     ID_MAX,
@@ -66,6 +67,11 @@ def validate(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> list[Problem]:
             found.append(Problem("/root/t", "misplaced", 'the root must be a "page"'))
         found += _check_nodes(spec)
         found += _check_references(spec)
+        too_large = over_budget(spec)
+        if too_large:
+            found.append(
+                Problem("/root", "too_large", f"the view is too large to show: {too_large}")
+            )
     found += _dangling(spec, state if isinstance(state, dict) else {})
     return found
 

@@ -10,6 +10,27 @@ const TIMINGS = [
   ["Speed", "tokens_per_s", " tok/s"],
 ];
 
+// Keys a password field of the spec binds. The view's runtime never posts their values; the
+// panel leaves them out too, whatever a frame sends.
+function passwordKeys(spec) {
+  const keys = new Set();
+  const stack = spec && spec.root ? [spec.root] : [];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== "object") continue;
+    if (node.t === "input" && node.kind === "password" && typeof node.bind === "string") keys.add(node.bind);
+    if (Array.isArray(node.c)) stack.push(...node.c);
+  }
+  return keys;
+}
+
+export function shownState(viewState, spec) {
+  const secret = passwordKeys(spec);
+  const out = {};
+  Object.keys(viewState || {}).forEach((k) => { if (!secret.has(k)) out[k] = viewState[k]; });
+  return out;
+}
+
 export function Developer({ store, experts }) {
   const [generation, current, viewState, problems, timings] = useStore(store, (s) => [
     s.generation, s.current, s.viewState, s.problems, s.timings,
@@ -28,7 +49,7 @@ export function Developer({ store, experts }) {
     <h3 class="sub-title">Spec</h3>
     <pre id="spec-text" aria-label="Spec text">${text}</pre>
     <h3 class="sub-title">View state</h3>
-    <pre id="view-state" aria-label="View state">${JSON.stringify(viewState || {}, null, 2)}</pre>
+    <pre id="view-state" aria-label="View state">${JSON.stringify(shownState(viewState, current && current.spec), null, 2)}</pre>
     ${experts && experts.length > 0 && html`<h3 class="sub-title">Experts</h3>
     <div class="table-scroll"><table aria-label="Experts and their training">
       <thead><tr><th scope="col">expert</th><th scope="col">trained</th><th scope="col">steps</th>

@@ -19,6 +19,7 @@
   var EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
   // As many rows as a resolved query may inline (ui4a/queries.py MAX_QUERY_ROWS).
   var MAX_ROWS = 1000;
+  var PATTERN_VALUE_MAX = 256; // ui4a/patterns.py VALUE_MAX
   var has = function (obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); };
   // Null-prototype objects, so keys such as "__proto__" are just keys.
   var state = Object.create(null);
@@ -277,9 +278,20 @@
     if (window.parent !== window && !HOST) window.parent.postMessage(message, "*");
   }
 
+  // State keys a password field binds: their values stay in the view. The studio's view-state
+  // panel and any other parent see everything else, never these.
+  function secretKeys() {
+    var keys = Object.create(null);
+    all("input[type=password][data-bind]").forEach(function (el) {
+      keys[el.getAttribute("data-bind")] = true;
+    });
+    return keys;
+  }
+
   function snapshot() {
     var out = {};
-    Object.keys(state).forEach(function (k) { out[k] = state[k]; });
+    var secret = secretKeys();
+    Object.keys(state).forEach(function (k) { if (!secret[k]) out[k] = state[k]; });
     return out;
   }
 
@@ -396,7 +408,10 @@
     if (pattern) {
       var re = null;
       try { re = new RegExp("^(?:" + pattern + ")$", "u"); } catch (err) { re = null; }
-      if (re && value.length <= 500 && !re.test(value)) return "Use the expected format.";
+      // The renderer only emits patterns ui4a/patterns.py found safe; capping the value too
+      // bounds what any polynomial backtracking left can cost. A longer value fails the
+      // format rather than skipping it.
+      if (re && (value.length > PATTERN_VALUE_MAX || !re.test(value))) return "Use the expected format.";
     }
     return "";
   }
@@ -438,19 +453,16 @@
       bad[0].focus();
       return;
     }
+    // A password never leaves the view: not to the studio, not to a published widget's host.
+    var secret = secretKeys();
     var values = {};
-    var secret = [];
     all("[data-bind]", form).forEach(function (el) {
       var key = el.getAttribute("data-bind");
-      if (key.charAt(0) === ".") return;
+      if (key.charAt(0) === "." || secret[key]) return;
       values[key] = state[key];
-      if (el.type === "password") secret.push(key);
     });
     post({ type: "ui4a.submit", form: form.id, values: values });
-    // A password never leaves a published widget, whoever its host is.
-    var shared = {};
-    Object.keys(values).forEach(function (k) { if (secret.indexOf(k) < 0) shared[k] = values[k]; });
-    toHost({ type: "macaron.event", widget: "", event: "submit", form: form.id, values: shared });
+    toHost({ type: "macaron.event", widget: "", event: "submit", form: form.id, values: values });
     var on = form.getAttribute("data-on");
     if (on) {
       try { run(JSON.parse(on), form); } catch (err) { console.warn("ui4a: unreadable action", err); }

@@ -108,3 +108,49 @@ def test_it_posts_state_to_the_parent(page: Page, signup: dict[str, Any]) -> Non
     states = page.evaluate("() => window.got.filter(m => m.type === 'ui4a.state')")
     assert states[-1]["state"]["email"] == "a@b.c"
     assert json.dumps(states[-1]["state"]["terms"]) == "false"
+
+
+def test_a_password_never_leaves_the_view(page: Page) -> None:
+    """Password values were posted to the parent page (and shown in the studio's view-state
+    panel): now neither the state messages nor a form's submit carry them."""
+    fields = [
+        {"t": "input", "label": "User", "bind": "user"},
+        {"t": "input", "label": "Password", "bind": "pw", "kind": "password"},
+    ]
+    spec = {
+        "root": {"t": "page", "c": [{"t": "form", "submit": "Sign in", "c": fields}]},
+        "state": {"user": "", "pw": "hunter2-initial"},
+    }
+    doc = render_document(spec)
+    page.set_content(
+        "<script>window.got = []; addEventListener('message', e => got.push(e.data));</script>"
+        f'<iframe sandbox="allow-scripts allow-forms" srcdoc="{html.escape(doc)}"></iframe>'
+    )
+    page.wait_for_function("() => window.got.some(m => m.type === 'ui4a.ready')")
+    frame = page.frame_locator("iframe")
+    frame.get_by_label("Password").fill("hunter2-typed")
+    frame.get_by_label("User").fill("ada")
+    frame.get_by_role("button", name="Sign in").click()
+    page.wait_for_function("() => window.got.some(m => m.type === 'ui4a.submit')")
+    sent = json.dumps(page.evaluate("() => window.got"))
+    assert "hunter2" not in sent and '"user": "ada"' in sent
+
+
+def test_a_catastrophic_pattern_does_not_freeze_the_view(page: Page) -> None:
+    """`(a|a)*b` against forty typed characters froze the view for seconds on submit: the
+    renderer now leaves such a pattern out (validation reports it), so submit answers at once."""
+    field = {"t": "input", "label": "Code", "bind": "code", "pattern": "(a|a)*b"}
+    spec = {
+        "root": {"t": "page", "c": [{"t": "form", "submit": "Send", "c": [field]}]},
+        "state": {"code": ""},
+    }
+    doc = html.escape(render_document(spec))
+    page.set_content(
+        "<script>window.got = []; addEventListener('message', e => got.push(e.data));</script>"
+        f'<iframe sandbox="allow-scripts allow-forms" srcdoc="{doc}"></iframe>'
+    )
+    page.wait_for_function("() => window.got.some(m => m.type === 'ui4a.ready')")
+    frame = page.frame_locator("iframe")
+    frame.get_by_label("Code").fill("a" * 40)
+    frame.get_by_role("button", name="Send").click()
+    page.wait_for_function("() => window.got.some(m => m.type === 'ui4a.submit')", timeout=3000)

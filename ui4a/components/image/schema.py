@@ -1,4 +1,5 @@
-"""The image component: an image from an https: or data:image/ URL; `alt` describes it."""
+"""The image component: an image from a data:image/ URL, or an https: URL of an origin the
+operator allows (ui4a/images.py; any other is drawn as a placeholder); `alt` describes it."""
 
 from ui4a.catalog import Component, Field
 

@@ -18,7 +18,12 @@ COMPONENT = Component(
         Field("req", "bool", doc="Required."),
         Field("min", "num", doc="Least value (number, date as yyyymmdd) or length (text)."),
         Field("max", "num", doc="Greatest value or length."),
-        Field("pattern", "str", doc="A regular expression the whole value must match."),
+        Field(
+            "pattern",
+            "str",
+            doc="A regular expression the whole value must match (no nested repeats).",
+            regex=True,
+        ),
     ),
     bind_default="",
 )

@@ -15,5 +15,7 @@ class View(NodeView):
         if value is None:
             value = self.val("value") or 0
         top = self.val("max") or 100
-        percent = max(0, min(100, round(float(value) / float(top) * 100))) if top > 0 else 0
+        ratio = float(value) / float(top) * 100 if top > 0 else 0.0
+        # 1e308 of 0.5 is inf, which round() refuses with OverflowError: clamp first.
+        percent = round(max(0.0, min(100.0, ratio)))
         return {"value": format_value(value), "percent": str(percent)}
