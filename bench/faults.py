@@ -205,7 +205,9 @@ class Faults:
             junk = {"type": "project.changed", "project": "", "pad": "x" * 200}
             for watcher in watchers:
                 group = f"project.{watcher.watched.project}"
-                await asyncio.gather(*(layer.group_send(group, junk) for _ in range(FLOOD_MESSAGES)))
+                await asyncio.gather(
+                    *(layer.group_send(group, junk) for _ in range(FLOOD_MESSAGES))
+                )
             await layer.close_pools()
 
         asyncio.run(flood())
@@ -299,9 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stack.stop()
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "faults.json").write_text(
-        json.dumps([asdict(r) for r in results], indent=1) + "\n"
-    )
+    (args.out / "faults.json").write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
     print(f"{'fault':<18} {'ended':>7} {'lost':>6} {'gaps':>5} {'reconn':>6} {'s':>6}  statuses")
     for r in results:
         print(
