@@ -34,6 +34,11 @@ log = logging.getLogger(__name__)
 TIMED_OUT = "This generation ran past the time limit and was stopped. Try again."
 
 
+def engine_failed(generation_id: uuid.UUID | str) -> str:
+    """What clients are told of an engine exception: its id in the log, never its text."""
+    return f"The engine failed on generation {generation_id}; try again, or quote its id."
+
+
 def generation_run(
     *, generation_id: uuid.UUID | str, engine: Engine | None = None, worker: str = ""
 ) -> None:
@@ -97,10 +102,11 @@ def generation_stream(
                 engine.abort(request.request_id)
                 aborted = True
         batcher.flush()
-    except Exception as exc:
+    except Exception:
+        # The exception's text stays in the log: it can hold paths and the engine's internals.
         log.exception("generation %s failed", generation.pk)
         batcher.flush()
-        _finish(batcher, finish_reason="error", error=f"The engine failed: {exc}")
+        _finish(batcher, finish_reason="error", error=engine_failed(generation.pk))
         return
     tokens = batcher.progress.tokens
     if timed_out and not batcher.cancelled:
