@@ -9,10 +9,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from studio.web.body_limit import BodyLimit  # noqa: E402
+from studio.web.origins import SameOriginWebSockets  # noqa: E402
 from studio.web.routing import websocket_urlpatterns  # noqa: E402
 
 # The largest body the studio takes is a dataset upload, plus its multipart framing.
@@ -22,9 +22,7 @@ application = ProtocolTypeRouter(
     {
         "http": BodyLimit(django_asgi_app, BODY_LIMIT),
         # The session cookie's user is scope["user"] (the studio consumer takes no one else);
-        # the origin check keeps other sites from riding on it.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # the origin check (scheme, host and port) keeps other sites from riding on it.
+        "websocket": SameOriginWebSockets(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
