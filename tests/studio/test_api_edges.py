@@ -35,6 +35,15 @@ def post(client: Client, body: str | bytes, key: str) -> Any:
     )
 
 
+async def async_post(body: str, key: str) -> Any:
+    return await AsyncClient().post(
+        "/v1/chat/completions",
+        body,
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {key}"},
+    )
+
+
 def chat(**fields: Any) -> str:
     return json.dumps(
         {"model": "macaron-tiny", "messages": [{"role": "user", "content": "Hi"}], **fields}
@@ -110,10 +119,10 @@ def failing_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def test_an_engine_exception_reaches_the_client_as_an_id_not_its_text(
-    client: Client, fake_worker: FakeWorker, key: str, failing_engine: None
+async def test_an_engine_exception_reaches_the_client_as_an_id_not_its_text(
+    fake_worker: FakeWorker, key: str, failing_engine: None
 ) -> None:
-    response = post(client, chat(), key)
+    response = await async_post(chat(), key)
     error = error_of(response, 500)
     assert error["code"] == "engine_error"
     assert SECRET not in response.content.decode()
@@ -123,12 +132,7 @@ def test_an_engine_exception_reaches_the_client_as_an_id_not_its_text(
 async def test_an_engine_exception_ends_a_stream_with_an_id_not_its_text(
     fake_worker: FakeWorker, key: str, failing_engine: None
 ) -> None:
-    response: Any = await AsyncClient().post(
-        "/v1/chat/completions",
-        chat(stream=True),
-        content_type="application/json",
-        headers={"Authorization": f"Bearer {key}"},
-    )
+    response = await async_post(chat(stream=True), key)
     body = b"".join([part async for part in response.streaming_content]).decode()
     error = json.loads(body.strip().splitlines()[-1].removeprefix("data: "))["error"]
     assert error["code"] == "engine_error"

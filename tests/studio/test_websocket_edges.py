@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import redis
+from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
@@ -21,10 +22,7 @@ from tests.studio.test_consumer import (
     run_in_worker_thread,
 )
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("limits_redis"),
-]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 SECRET = "/srv/secret/weights.safetensors: CUDA out of memory"
 
@@ -43,11 +41,22 @@ async def opens(origin: str | None, host: str = "localhost:8000", **headers: str
     return bool(accepted)
 
 
+@pytest.fixture
+def in_memory_layer(settings: Any) -> Iterator[None]:
+    """The origin tests reach no group: an in-memory layer stops with its socket at once."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.mark.usefixtures("in_memory_layer")
 async def test_a_socket_from_the_studios_own_origin_is_let_through() -> None:
     assert await opens("http://localhost:8000")
     assert await opens("http://127.0.0.1", host="127.0.0.1")
 
 
+@pytest.mark.usefixtures("in_memory_layer")
 @pytest.mark.parametrize(
     "origin",
     [
@@ -63,6 +72,7 @@ async def test_a_socket_from_any_other_origin_is_refused(origin: str | None) -> 
     assert not await opens(origin)
 
 
+@pytest.mark.usefixtures("in_memory_layer")
 async def test_behind_a_tls_proxy_the_public_origin_is_the_allowed_one(settings: Any) -> None:
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     settings.CSRF_TRUSTED_ORIGINS = ["https://studio.example.com"]
@@ -84,6 +94,7 @@ def project_groups(redis_url: str) -> Iterator[Any]:
     client.close()
 
 
+@pytest.mark.usefixtures("limits_redis")
 async def test_a_project_that_is_not_the_users_leaves_no_redis_group(
     enqueued: list[str], alice: User, settings: Any, project_groups: Any
 ) -> None:
@@ -101,6 +112,7 @@ async def test_a_project_that_is_not_the_users_leaves_no_redis_group(
         await communicator.disconnect()
 
 
+@pytest.mark.usefixtures("limits_redis")
 async def test_a_failing_message_is_answered_with_an_id_its_text_only_in_the_log(
     alice: User, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -118,6 +130,7 @@ async def test_a_failing_message_is_answered_with_an_id_its_text_only_in_the_log
     await communicator.disconnect()
 
 
+@pytest.mark.usefixtures("limits_redis")
 async def test_an_engine_exception_reaches_the_studio_as_an_id_not_its_text(
     enqueued: list[str], alice: User, spec_text: str
 ) -> None:
