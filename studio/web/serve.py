@@ -19,7 +19,7 @@ from django.conf import settings
 
 
 class InboundLimitedProtocol(WebSocketProtocol):  # type: ignore[misc]
-    def onMessageFrameBegin(self, length: int) -> None:  # noqa: N802 (autobahn's name)
+    def onMessageFrameBegin(self, length: int) -> None:  # autobahn's name
         limit = settings.MACARON_MESSAGE_MAX_BYTES
         # The message's frames so far and this one's announced length; first, so the reason
         # is ours (autobahn's own check, at Daphne's larger limit, follows and then stays quiet).
