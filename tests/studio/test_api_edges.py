@@ -137,3 +137,28 @@ async def test_an_engine_exception_ends_a_stream_with_an_id_not_its_text(
     error = json.loads(body.strip().splitlines()[-1].removeprefix("data: "))["error"]
     assert error["code"] == "engine_error"
     assert SECRET not in body
+
+
+@pytest.mark.parametrize(
+    ("path", "depth"),
+    [
+        ("/p/{project}/edit", 10_000),  # the projects API's bodies
+        ("/p/{project}/datasets/paste", 50_000),
+        ("/p/{project}/rename", 4_000),  # the projects page's
+    ],
+)
+def test_the_studios_json_endpoints_refuse_a_body_nested_too_deeply(
+    client: Client, path: str, depth: int
+) -> None:
+    from django.contrib.auth.models import User
+
+    from studio.services.projects import project_create
+
+    owner = User.objects.create_user("ada")
+    client.force_login(owner)
+    project = project_create(owner=owner)
+    response = client.post(
+        path.format(project=project.pk), "[" * depth, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content[:200]
+    assert response.json()["error"]["message"]
