@@ -13,6 +13,7 @@ from django.test import AsyncClient, Client
 
 from studio.services.api_keys import api_key_create
 from studio.web.api import views as api_views
+from studio.web.api import wire
 from tests.fakes import ScriptedFakeEngine
 from tests.studio.conftest import FakeWorker
 
@@ -137,6 +138,20 @@ async def test_an_engine_exception_ends_a_stream_with_an_id_not_its_text(
     error = json.loads(body.strip().splitlines()[-1].removeprefix("data: "))["error"]
     assert error["code"] == "engine_error"
     assert SECRET not in body
+
+
+async def test_a_failure_mid_stream_ends_it_with_an_id_not_its_text(
+    fake_worker: FakeWorker, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: Any, **__: Any) -> bytes:
+        raise RuntimeError(SECRET)
+
+    monkeypatch.setattr(wire, "last_chunk", broken)
+    response = await async_post(chat(stream=True), key)
+    body = b"".join([part async for part in response.streaming_content]).decode()
+    error = json.loads(body.strip().splitlines()[-1].removeprefix("data: "))["error"]
+    assert (error["type"], error["code"]) == ("server_error", "server_error")
+    assert "failure" in error["message"] and SECRET not in body
 
 
 @pytest.mark.parametrize(

@@ -143,3 +143,12 @@ async def test_an_engine_exception_reaches_the_studio_as_an_id_not_its_text(
     assert "scripted engine failure" not in str(done)
     assert accepted["generation"] in done["error"]
     await communicator.disconnect()
+
+
+@pytest.mark.usefixtures("limits_redis")
+async def test_a_message_nested_past_the_parsers_stack_is_a_bad_message(alice: User) -> None:
+    communicator = await connected(alice)
+    await communicator.send_to(text_data="[" * 30_000)
+    reply = await communicator.receive_json_from(timeout=5)
+    assert reply["code"] == "bad_message"
+    await communicator.disconnect()
