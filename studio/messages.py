@@ -105,7 +105,7 @@ def decode(text: str | None, *, max_bytes: int) -> ClientRequest:
         raise BadMessage("message_too_large", f"Messages are limited to {max_bytes} bytes.")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past the parser's stack
         raise BadMessage("bad_message", "The message is not valid JSON.") from None
     if not isinstance(data, dict):
         raise BadMessage("bad_message", "The message must be a JSON object.")

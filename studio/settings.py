@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -31,6 +34,35 @@ SECRET_KEY = _secret_key()
 DEBUG = os.environ.get("MACARON_DEBUG", "") == "1"
 ALLOWED_HOSTS = os.environ.get("MACARON_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
 
+
+def deploy_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Settings for serving behind a TLS-terminating proxy (docs/DEPLOY.md), all off unless the
+    environment turns them on: MACARON_BEHIND_TLS_PROXY=1 trusts the proxy's X-Forwarded-Proto
+    (so view_url comes out https://), marks cookies Secure and sends HSTS;
+    MACARON_PUBLIC_ORIGIN (https://studio.example.com) is the origin browsers use, trusted for
+    CSRF and the WebSocket and added to ALLOWED_HOSTS."""
+    behind_tls = environ.get("MACARON_BEHIND_TLS_PROXY", "") == "1"
+    public = [o.strip() for o in environ.get("MACARON_PUBLIC_ORIGIN", "").split(",") if o.strip()]
+    hsts_default = str(365 * 24 * 3600) if behind_tls else "0"
+    return {
+        # Only a proxy that overwrites the client's X-Forwarded-Proto may be trusted with it.
+        "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https") if behind_tls else None,
+        "SESSION_COOKIE_SECURE": behind_tls,
+        "CSRF_COOKIE_SECURE": behind_tls,
+        "SECURE_HSTS_SECONDS": int(environ.get("MACARON_HSTS_SECONDS", hsts_default)),
+        "CSRF_TRUSTED_ORIGINS": public,
+        "PUBLIC_HOSTS": [urlsplit(origin).hostname or "" for origin in public],
+    }
+
+
+_deploy = deploy_settings(os.environ)
+SECURE_PROXY_SSL_HEADER = _deploy["SECURE_PROXY_SSL_HEADER"]
+SESSION_COOKIE_SECURE = _deploy["SESSION_COOKIE_SECURE"]
+CSRF_COOKIE_SECURE = _deploy["CSRF_COOKIE_SECURE"]
+SECURE_HSTS_SECONDS = _deploy["SECURE_HSTS_SECONDS"]
+CSRF_TRUSTED_ORIGINS = _deploy["CSRF_TRUSTED_ORIGINS"]
+ALLOWED_HOSTS += [host for host in _deploy["PUBLIC_HOSTS"] if host not in ALLOWED_HOSTS]
+
 INSTALLED_APPS = [
     # The admin is where operators register and retire adapters (studio/admin.py).
     "django.contrib.admin",
@@ -46,6 +78,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "studio.web.api.middleware.OpenAIErrorsMiddleware",
     "studio.web.static_files.AsyncWhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

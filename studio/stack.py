@@ -194,7 +194,7 @@ class Stack:
             [
                 sys.executable,
                 "-m",
-                "daphne",
+                "studio.web.serve",  # Daphne, with the studio's WebSocket message limit
                 "-b",
                 "127.0.0.1",
                 "-p",

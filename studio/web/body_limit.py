@@ -4,12 +4,13 @@
 Django's ASGI handler reads a whole body (into memory, then a temporary file) before any view
 runs, so a view's own check comes after a 200 MB upload has been received. Here a declared
 Content-Length over the limit is answered 413 at once, and a body that arrives without one is
-cut off as soon as it passes the limit."""
+cut off as soon as it passes the limit. Paths may have lower limits of their own (the API's
+bodies are small), applied here for the same reason."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -19,10 +20,17 @@ Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Any, Any, Any], Awaitable[None]]
 
 
+def _size(limit: int) -> str:
+    if limit >= 1024 * 1024:
+        return f"{limit / (1024 * 1024):.0f} MB"
+    return f"{limit} bytes"
+
+
 def _message(limit: int) -> bytes:
-    megabytes = limit / (1024 * 1024)
-    text = f"Request bodies (uploads included) are limited to {megabytes:.0f} MB."
-    return json.dumps({"error": {"code": "request_too_large", "message": text}}).encode()
+    text = f"Request bodies here are limited to {_size(limit)}."
+    # OpenAI's error format, which the API's clients parse; the studio reads code and message.
+    error = {"message": text, "type": "invalid_request_error", "param": None}
+    return json.dumps({"error": {**error, "code": "request_too_large"}}).encode()
 
 
 async def _refuse(send: Send, limit: int) -> None:
@@ -42,18 +50,25 @@ async def _refuse(send: Send, limit: int) -> None:
 
 
 class BodyLimit:
-    def __init__(self, app: App, limit: int) -> None:
+    def __init__(self, app: App, limit: int, *, by_prefix: Mapping[str, int] | None = None) -> None:
+        """`limit` for every path, or the limit of the first of `by_prefix` the path starts with."""
         self.app = app
-        self.limit = limit
+        self.default_limit = limit
+        self.by_prefix = dict(by_prefix or {})
+
+    def limit_for(self, path: str) -> int:
+        prefix = next((p for p in self.by_prefix if path.startswith(p)), None)
+        return self.default_limit if prefix is None else self.by_prefix[prefix]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.limit_for(scope.get("path", ""))
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length", b"").decode("latin-1")
-        if declared.isdigit() and int(declared) > self.limit:
-            await _refuse(send, self.limit)
+        if declared.isdigit() and int(declared) > limit:
+            await _refuse(send, limit)
             return
         received = 0
         exceeded = False
@@ -66,7 +81,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     exceeded = True
                     return {"type": "http.disconnect"}  # the app stops reading; we answer
             return message
@@ -80,4 +95,4 @@ class BodyLimit:
 
         await self.app(scope, counted_receive, tracked_send)
         if exceeded and not started:
-            await _refuse(send, self.limit)
+            await _refuse(send, limit)

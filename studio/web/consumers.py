@@ -6,7 +6,6 @@ their own projects: anyone else's is answered "unknown_project", never joined.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from typing import Any
 
@@ -18,8 +17,7 @@ from studio import messages
 from studio.errors import PROJECT_GONE, InvalidRequest
 from studio.selectors import generation_snapshot, project_of_user
 from studio.services.generations import generation_start, generation_stop
-
-log = logging.getLogger(__name__)
+from studio.web.failures import failure_logged, failure_message
 
 # The close code for a connection without a signed-in user (HTTP's 401, in the range
 # applications may use), so the page can tell "sign in again" from a dropped network.
@@ -64,8 +62,8 @@ class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except (messages.BadMessage, InvalidRequest) as exc:
             await self.send_json(messages.error(exc.code, str(exc)))
         except Exception:
-            log.exception("studio message failed")
-            await self.send_json(messages.error("server_error", "Something went wrong; try again."))
+            failure_id = failure_logged("a studio message failed")
+            await self.send_json(messages.error("server_error", failure_message(failure_id)))
 
     async def _generate(self, request: messages.GenerateRequest) -> None:
         # Join before the task is enqueued, so the first batch cannot slip past us; a new

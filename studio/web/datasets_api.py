@@ -127,7 +127,7 @@ def _body_large(request: HttpRequest) -> dict[str, Any]:
     """The JSON body; its size was checked against the paste limit already."""
     try:
         data = json.loads(request.body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past the parser's stack
         raise InvalidRequest("bad_request", "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise InvalidRequest("bad_request", "The request body must be a JSON object.")

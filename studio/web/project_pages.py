@@ -59,6 +59,8 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
         body = json.loads(request.body or b"{}")
     except ValueError as exc:
         raise InvalidRequest("invalid_json", f"The body is not JSON: {exc}.") from exc
+    except RecursionError:  # nested past the parser's stack
+        raise InvalidRequest("invalid_json", "The body is nested too deeply.") from None
     if not isinstance(body, dict):
         raise InvalidRequest("invalid_json", "The body must be a JSON object.")
     return body

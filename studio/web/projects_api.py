@@ -99,7 +99,7 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past the parser's stack
         raise InvalidRequest("bad_request", "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise InvalidRequest("bad_request", "The request body must be a JSON object.")

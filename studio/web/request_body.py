@@ -13,7 +13,7 @@ def body_within(request: HttpRequest, limit: int) -> bytes:
     too_large = TooLarge("request_too_large", f"Request bodies are limited to {limit} bytes.")
     declared = request.headers.get("Content-Length", "0")
     if declared.isdigit() and int(declared) > limit:
-        raise too_large  # refused before reading it
+        raise too_large  # the ASGI guard (studio.web.body_limit) refused it unread already
     try:
         body = request.body
     except RequestDataTooBig:  # Django's own, larger limit

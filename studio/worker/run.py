@@ -40,6 +40,11 @@ ABORT_WAIT_SECONDS = 5.0
 NOT_STORED = "This generation failed inside the server; the text so far is kept. Try again."
 
 
+def engine_failed(generation_id: uuid.UUID | str) -> str:
+    """What clients are told of an engine exception: its id in the log, never its text."""
+    return f"The engine failed on generation {generation_id}; try again, or quote its id."
+
+
 def generation_run(
     *, generation_id: uuid.UUID | str, engine: Engine | None = None, worker: str = ""
 ) -> None:
@@ -96,11 +101,12 @@ def generation_stream(
     batcher = Batcher(generation, settings.MACARON_BATCH_SECONDS, basis=basis)
     try:
         finish_reason, error = _stream(engine or hosting.current_engine(), request, batcher)
-    except Exception as exc:
+    except Exception:
         # The text so far is in `batcher.progress`; the final write stores it. No flush here:
-        # a failing flush (a channel-layer blip) is what may have brought us here.
+        # a failing flush (a channel-layer blip) is what may have brought us here. The
+        # exception's text stays in the log: it can hold paths and the engine's internals.
         log.exception("generation %s failed", generation.pk)
-        finish_reason, error = "error", f"The engine failed: {exc}"
+        finish_reason, error = "error", engine_failed(generation.pk)
     _finish(batcher, finish_reason=finish_reason, error=error)
 
 

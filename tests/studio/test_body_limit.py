@@ -95,3 +95,49 @@ async def test_the_served_application_refuses_a_200_mb_upload_by_its_header() ->
     response = await communicator.get_response()
     assert response["status"] == 413
     assert json.loads(response["body"])["error"]["code"] == "request_too_large"
+
+
+async def test_the_apis_bodies_are_refused_at_the_apis_own_limit_before_django_reads_them(
+    settings: Any,
+) -> None:
+    """Django spools a whole body before any view runs: the API's 64 KB check in the view came
+    after up to 20 MB had been read."""
+    from channels.testing import HttpCommunicator
+
+    from studio.web.asgi import API_BODY_LIMIT, application
+
+    assert API_BODY_LIMIT == settings.MACARON_API_MAX_BODY_BYTES
+    declared = str(API_BODY_LIMIT + 1).encode()
+    communicator = HttpCommunicator(
+        application,
+        "POST",
+        "/v1/chat/completions",
+        body=b"x" * 1024,
+        headers=[(b"host", b"localhost"), (b"content-length", declared)],
+    )
+    response = await communicator.get_response()
+    assert response["status"] == 413
+    error = json.loads(response["body"])["error"]
+    assert set(error) == {"message", "type", "param", "code"}
+    assert error["code"] == "request_too_large"
+    assert f"limited to {API_BODY_LIMIT} bytes" in error["message"]
+
+
+async def test_a_path_with_a_lower_limit_cuts_an_undeclared_body_there() -> None:
+    app = App()
+    pulled = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal pulled
+        pulled += 1
+        return {"type": "http.request", "body": b"x" * 400, "more_body": True}
+
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/v1/chat/completions", "headers": []}
+    await BodyLimit(app, LIMIT * 100, by_prefix={"/v1/": LIMIT})(scope, receive, send)
+    assert pulled == 3 and app.bodies == []
+    assert sent[0]["status"] == 413

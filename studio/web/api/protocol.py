@@ -7,6 +7,7 @@ known fields are checked strictly, and every refusal names its field in `param`.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from inference.protocol import Message
@@ -22,6 +23,8 @@ def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest
         data = json.loads(body)
     except ValueError:
         raise InvalidRequest("invalid_json", "The request body is not valid JSON.") from None
+    except RecursionError:  # nested deeper than the parser's stack: `[[[[...` within the size cap
+        raise InvalidRequest("invalid_json", "The request body is nested too deeply.") from None
     if not isinstance(data, dict):
         raise InvalidRequest("invalid_json", "The request body must be a JSON object.")
     router = data.get("router")
@@ -75,6 +78,8 @@ def _number(
     kinds = (int,) if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds):
         raise _bad(param, "must be an integer" if integer else "must be a number")
+    if not math.isfinite(value):  # Python's JSON parser takes NaN and Infinity; no range holds NaN
+        raise _bad(param, "must be a finite number")
     too_low = value <= low if open_low else value < low
     if too_low or value > high:
         left = "(" if open_low else "["

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from studio.errors import InvalidRequest, NotFound
+from studio.errors import EngineFailed, InvalidRequest, NotFound
 from studio.models import ApiKey
 from studio.selectors import CompletionResult, completion_result, models_list
 from studio.services.api_keys import api_key_authenticate
@@ -33,6 +33,7 @@ from studio.services.shared_views import view_document_for, view_token_for
 from studio.web.api import wire
 from studio.web.api.errors import error_event, error_response
 from studio.web.api.protocol import parse_chat_request
+from studio.web.failures import failure_logged, failure_message
 from studio.web.request_body import body_within
 from studio.web.security import view_policy
 
@@ -100,6 +101,9 @@ async def _stream(
         yield wire.last_chunk(result, view_url=_view_url(request, result))
     except InvalidRequest as exc:
         yield error_event(exc)
+    except Exception:  # the status line is sent: the stream's last event says it failed
+        failure_id = failure_logged("a chat completion stream failed")
+        yield error_event(EngineFailed("server_error", failure_message(failure_id)))
     finally:
         await completion.finish()
 
