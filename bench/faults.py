@@ -216,6 +216,7 @@ class Faults:
 
 
 FAULTS: dict[str, Callable[[Faults, list[Watcher]], None]] = {
+    "none": lambda faults, watchers: None,  # the reference: generations with nothing done to them
     "worker-sigkill": Faults.worker_sigkill,
     "worker-sigterm": Faults.worker_sigterm,
     "redis-restart": Faults.redis_restart,

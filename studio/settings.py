@@ -143,6 +143,9 @@ def channel_layer_config(redis_url: str) -> dict[str, object]:
 CHANNEL_LAYERS = {"default": channel_layer_config(REDIS_URL)}
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
+if CELERY_BROKER_URL.partition("://")[0] in ("redis", "rediss"):
+    # kombu's Redis transport, whose QoS lets a worker live through a Redis restart.
+    CELERY_BROKER_TRANSPORT = "studio.worker.broker_transport:Transport"
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("MACARON_PROFILE", "macaron-tiny")
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A task is acknowledged when its run ends, not when it starts: a worker killed holding one

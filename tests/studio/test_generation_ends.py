@@ -17,7 +17,7 @@ from studio import messages
 from studio.models import Generation, Project
 from studio.services.generations import generation_cancel, generation_fail
 from studio.worker import row
-from studio.worker.run import NOT_STORED, STALLED, TIMED_OUT, generation_run
+from studio.worker.run import NOT_STORED, STALLED, TIMED_OUT, engine_failed, generation_run
 from tests.fakes import ScriptedFakeEngine
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -95,7 +95,7 @@ def test_an_engine_failure_with_the_channel_layer_away_fails_the_row_and_keeps_t
     stored = Generation.objects.get(pk=generation.pk)
     assert stored.status == Generation.Status.FAILED
     assert stored.finish_reason == "error"
-    assert "scripted engine failure" in stored.error
+    assert stored.error == engine_failed(generation.id)  # its text stays in the log
     assert stored.text == "word " * 3  # the three deltas that arrived
     [done] = done_messages(flaky_layer)  # attempted, though it could not go out
     assert (done["status"], done["text"]) == ("failed", "word " * 3)
