@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -148,8 +149,19 @@ def rss_mb(stack: Stack) -> dict[str, float]:
 
 
 def soak(stack: Stack, *, seconds: float, sockets: int, generating: int) -> SoakResult:
+    with ExitStack() as opened:
+        return _soak(stack, opened, seconds=seconds, sockets=sockets, generating=generating)
+
+
+def _soak(
+    stack: Stack, opened: ExitStack, *, seconds: float, sockets: int, generating: int
+) -> SoakResult:
     cookie = "; ".join(f"{k}={v}" for k, v in stack.signin_cookies("designer").items())
-    makers = [Socket(open_socket(stack, cookie)) for _ in range(generating)]
+
+    def socket(project: str = "") -> Socket:
+        return Socket(opened.enter_context(open_socket(stack, cookie, project)))
+
+    makers = [socket() for _ in range(generating)]
     projects: list[str] = []
     for maker in makers:  # a first generation each, which makes its project
         maker.send({"type": "generate", "prompt": PROMPT, "expert": "chat"})
@@ -158,10 +170,7 @@ def soak(stack: Stack, *, seconds: float, sockets: int, generating: int) -> Soak
         ):
             maker.take(frame)
         projects.append(frame["project"])
-    watchers = [
-        Socket(open_socket(stack, cookie, projects[n % generating]))
-        for n in range(sockets - generating)
-    ]
+    watchers = [socket(projects[n % generating]) for n in range(sockets - generating)]
     started = time.monotonic()
     end = started + seconds
     rss_start: dict[str, float] = {}
@@ -189,8 +198,9 @@ def soak(stack: Stack, *, seconds: float, sockets: int, generating: int) -> Soak
                 watcher.tally.errors.append(f"closed: {exc}")
                 return
 
-    threads = [threading.Thread(target=make, args=(m, p)) for m, p in zip(makers, projects)]
-    threads += [threading.Thread(target=watch, args=(w,), daemon=True) for w in watchers]
+    pairs = zip(makers, projects, strict=True)
+    threads = [threading.Thread(target=make, args=pair) for pair in pairs]
+    threads += [threading.Thread(target=watch, args=(w,)) for w in watchers]
     for thread in threads:
         thread.start()
     while not rss_start and time.monotonic() < end:  # warm: after the first round
@@ -201,12 +211,11 @@ def soak(stack: Stack, *, seconds: float, sockets: int, generating: int) -> Soak
         thread.join()
     time.sleep(2)  # the last final messages reach the watchers
     stop.set()
+    for thread in threads[generating:]:
+        thread.join()
     elapsed = time.monotonic() - started
     rss_end = rss_mb(stack)
-    everyone = makers + watchers
-    for socket in everyone:
-        socket.connection.close()
-    tallies = [s.tally for s in everyone]
+    tallies = [s.tally for s in makers + watchers]
     # A watcher of a project saw every generation its project ran, from the one it joined on.
     unfinished = sum(1 for w in watchers if w.tally.finished == 0)
     return SoakResult(
