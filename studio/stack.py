@@ -13,7 +13,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -276,3 +277,16 @@ def throwaway_stack(run_dir: Path, extra_env: Mapping[str, str] | None = None) -
         check=True,
     )
     return stack
+
+
+@contextmanager
+def running_web(run_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterator[Stack]:
+    """Redis and Daphne, no worker, on a throwaway database: the web process as `runstack`
+    starts it, for checks that need no engine."""
+    stack = throwaway_stack(run_dir, extra_env)
+    try:
+        stack.start_redis(free_port())
+        stack.start_daphne(free_port())
+        yield stack
+    finally:
+        stack.stop()

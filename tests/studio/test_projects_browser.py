@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from inference.paths import REPO_ROOT
-from studio.stack import Stack, free_port, throwaway_stack
+from studio.stack import Stack, running_web
 from tests.axe import axe_violations
 
 pytestmark = pytest.mark.browser
@@ -25,14 +25,8 @@ PROJECT_URL = re.compile(r"/p/([0-9a-f-]{36})/$")
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """Redis and Daphne on a throwaway database: the web process as `make run` starts it."""
-    stack = throwaway_stack(tmp_path_factory.mktemp("web"))
-    try:
-        stack.start_redis(free_port())
-        stack.start_daphne(free_port())
+    with running_web(tmp_path_factory.mktemp("web")) as stack:
         yield stack
-    finally:
-        stack.stop()
 
 
 def seed_project(stack: Stack, *, owner: str, name: str) -> None:

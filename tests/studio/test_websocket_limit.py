@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosedError
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from studio.stack import Stack, free_port, throwaway_stack
+from studio.stack import Stack, running_web
 
 LIMIT = 20_000  # the setting, lowered for the test: Daphne reads it from the environment
 MESSAGE_TOO_BIG = 1009
@@ -22,16 +22,9 @@ MESSAGE_TOO_BIG = 1009
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """Redis and Daphne on a throwaway database, as `runstack` starts them."""
-    stack = throwaway_stack(
-        tmp_path_factory.mktemp("web"), {"MACARON_MESSAGE_MAX_BYTES": str(LIMIT)}
-    )
-    try:
-        stack.start_redis(free_port())
-        stack.start_daphne(free_port())
+    limit = {"MACARON_MESSAGE_MAX_BYTES": str(LIMIT)}
+    with running_web(tmp_path_factory.mktemp("web"), limit) as stack:
         yield stack
-    finally:
-        stack.stop()
 
 
 @pytest.fixture(scope="module")
