@@ -58,6 +58,7 @@ class Watched:
     final: dict[str, Any] | None = None
     gaps: int = 0
     reconnects: int = 0
+    flood_seen: int = 0  # flood messages that reached the watcher (the rest were dropped)
 
 
 @dataclass
@@ -114,7 +115,9 @@ class Watcher:
                 self._resync(connection)
                 continue
             kind = frame.get("type")
-            if kind == "generation.accepted":
+            if "pad" in frame:
+                watched.flood_seen += 1
+            elif kind == "generation.accepted":
                 watched.generation, watched.project = frame["generation"], frame["project"]
                 self.accepted.set()
             elif frame.get("generation") != watched.generation:
@@ -154,7 +157,7 @@ class FaultResult:
     gaps: int
     reconnects: int
     seconds_to_end: float
-    note: str = ""
+    flood_dropped: int = 0  # flood messages that never reached the watcher before its end
 
 
 class Faults:
@@ -163,7 +166,6 @@ class Faults:
     def __init__(self, stack: Stack, worker: Service, redis_port: int, daphne_port: int) -> None:
         self.stack, self.worker = stack, worker
         self.redis_port, self.daphne_port = redis_port, daphne_port
-        self.note = ""
 
     def _restart_worker(self) -> None:
         self.stack.services.remove(self.worker)
@@ -273,6 +275,9 @@ def run_fault(faults: Faults, name: str, generations: int) -> FaultResult:
         gaps=sum(w.watched.gaps for w in watchers),
         reconnects=sum(w.watched.reconnects for w in watchers),
         seconds_to_end=round(seconds, 1),
+        flood_dropped=sum(FLOOD_MESSAGES - w.watched.flood_seen for w in watchers)
+        if name == "channel-overflow"
+        else 0,
     )
 
 
@@ -311,11 +316,12 @@ def main(argv: list[str] | None = None) -> int:
         stack.stop()
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "faults.json").write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
-    print(f"{'fault':<18} {'ended':>7} {'lost':>6} {'gaps':>5} {'reconn':>6} {'s':>6}  statuses")
+    header = f"{'fault':<18} {'ended':>7} {'lost':>6} {'gaps':>5} {'reconn':>6} {'dropped':>7}"
+    print(f"{header} {'s':>6}  statuses")
     for r in results:
         print(
             f"{r.fault:<18} {r.ended:>3}/{r.generations:<3} {r.chars_lost:>6} {r.gaps:>5} "
-            f"{r.reconnects:>6} {r.seconds_to_end:>6}  {','.join(r.statuses)}"
+            f"{r.reconnects:>6} {r.flood_dropped:>7} {r.seconds_to_end:>6}  {','.join(r.statuses)}"
         )
     return 0 if all(r.ended == r.generations and r.chars_lost == 0 for r in results) else 1
 
