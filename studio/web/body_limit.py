@@ -50,15 +50,29 @@ async def _refuse(send: Send, limit: int) -> None:
 
 
 class BodyLimit:
-    def __init__(self, app: App, limit: int, *, by_prefix: Mapping[str, int] | None = None) -> None:
-        """`limit` for every path, or the limit of the first of `by_prefix` the path starts with."""
+    def __init__(
+        self,
+        app: App,
+        limit: int,
+        *,
+        by_prefix: Mapping[str, int] | None = None,
+        by_suffix: Mapping[str, int] | None = None,
+    ) -> None:
+        """`limit` for every path, or the limit of the first of `by_prefix` the path starts
+        with, or else of the first of `by_suffix` it ends with."""
         self.app = app
         self.default_limit = limit
         self.by_prefix = dict(by_prefix or {})
+        self.by_suffix = dict(by_suffix or {})
 
     def limit_for(self, path: str) -> int:
-        prefix = next((p for p in self.by_prefix if path.startswith(p)), None)
-        return self.default_limit if prefix is None else self.by_prefix[prefix]
+        for prefix, limit in self.by_prefix.items():
+            if path.startswith(prefix):
+                return limit
+        for suffix, limit in self.by_suffix.items():
+            if path.endswith(suffix):
+                return limit
+        return self.default_limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from studio.web.body_limit import BodyLimit
 
 LIMIT = 1000
@@ -141,3 +143,32 @@ async def test_a_path_with_a_lower_limit_cuts_an_undeclared_body_there() -> None
     await BodyLimit(app, LIMIT * 100, by_prefix={"/v1/": LIMIT})(scope, receive, send)
     assert pulled == 3 and app.bodies == []
     assert sent[0]["status"] == 413
+
+
+@pytest.mark.parametrize(
+    ("path", "refused"),
+    [
+        ("/p/00000000-0000-0000-0000-000000000001/edit", True),
+        ("/p/00000000-0000-0000-0000-000000000001/rename", True),
+        ("/p/00000000-0000-0000-0000-000000000001/datasets/paste", True),
+        ("/p/00000000-0000-0000-0000-000000000001/datasets/upload", False),
+    ],
+)
+async def test_only_a_dataset_upload_may_send_megabytes(path: str, refused: bool) -> None:
+    """The studio's JSON endpoints take a few kilobytes, a pasted table 1 MB: a 5 MB body
+    anywhere but an upload is refused before Django spools it."""
+    from channels.testing import HttpCommunicator
+
+    from studio.web.asgi import STUDIO_BODY_LIMIT, UPLOAD_BODY_LIMIT, application
+
+    assert STUDIO_BODY_LIMIT < 5 * 1024 * 1024 < UPLOAD_BODY_LIMIT
+    declared = str(5 * 1024 * 1024).encode()
+    communicator = HttpCommunicator(
+        application,
+        "POST",
+        path,
+        body=b"x" * 1024,
+        headers=[(b"host", b"localhost"), (b"content-length", declared)],
+    )
+    response = await communicator.get_response()
+    assert (response["status"] == 413) == refused, response["status"]
