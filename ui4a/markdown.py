@@ -12,6 +12,8 @@ from functools import cache
 import nh3
 from markdown_it import MarkdownIt
 
+from ui4a.texts import encodable
+
 TAGS = {
     "p", "strong", "em", "code", "pre", "ul", "ol", "li", "a", "blockquote",
     "h3", "h4", "h5", "h6", "hr", "br", "del",
@@ -46,7 +48,7 @@ def _absolute_https(tag: str, attribute: str, value: str) -> str | None:
 def to_html(text: str) -> str:
     """Sanitized HTML for markdown `text`; any link that is not an absolute https URL loses
     its href (relative, scheme-relative and other schemes alike)."""
-    rendered = _demote(_parser().render(text))
+    rendered = _demote(_parser().render(encodable(text)))  # nh3 takes UTF-8 only
     return nh3.clean(
         rendered,
         tags=TAGS,

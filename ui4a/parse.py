@@ -9,6 +9,7 @@ import partial_json_parser
 
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_text, check_value
 from ui4a.numbers import clamp_numbers
+from ui4a.texts import encodable_strings
 
 _DECODER = json.JSONDecoder()
 
@@ -39,4 +40,5 @@ def parse_partial(text: str, *, limits: Limits = DEFAULT_LIMITS) -> dict[str, An
         return None
     check_value(value, limits)
     # `1e400` reads as inf, and NaN and Infinity are accepted: none of them is JSON to store.
-    return clamp_numbers(value)  # type: ignore[no-any-return]
+    # And `"\ud800"` reads as a string no UTF-8 encoder takes.
+    return encodable_strings(clamp_numbers(value))  # type: ignore[no-any-return]

@@ -20,6 +20,7 @@ from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.numbers import clamp_numbers
 from ui4a.problems import Problem
 from ui4a.queries import is_query, repair_query
+from ui4a.texts import encodable_strings
 from ui4a.tree import path_id, pointer, walk
 from ui4a.validate import ID_PATTERN, state_references, validate
 
@@ -43,6 +44,7 @@ def repair(spec: object, *, limits: Limits = DEFAULT_LIMITS) -> Repaired:
     fixed: dict[str, Any] = copy.deepcopy(spec)
     fixes: list[str] = []
     clamp_numbers(fixed, "", fixes)
+    encodable_strings(fixed, fixes)
     _wrap_root(fixed, fixes)
     for ref in walk(fixed):
         _fix_node(ref.node, pointer(ref.path), fixes)

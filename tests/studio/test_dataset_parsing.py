@@ -363,3 +363,11 @@ def test_the_rows_cache_decodes_once_and_keeps_within_its_budget() -> None:
     cache.get(second, load([[1, 2]] * 3))  # 12 cells in all: the first goes
     assert cache.get(first, load([[7]])) == [[7]]
     assert len(loads) == 3
+
+
+def test_a_json_cell_with_an_unpaired_surrogate_escape_is_stored_encodable() -> None:
+    """`"\\ud800"` reads as a str no UTF-8 encoder takes: stored, it broke every render."""
+    from studio.services.datasets.json_table import read_json
+
+    table = read_json('[{"name": "a\\ud800b", "n": 1}]', limits=LIMITS)
+    assert table.rows[0][0] == "a\ufffdb"

@@ -15,6 +15,7 @@ from typing import Any
 from studio.services.datasets.limits import DatasetLimits, DatasetRejected, DatasetTooLarge
 from studio.services.datasets.raw import RawTable, collect
 from studio.stored_tables.cells import RawCell
+from ui4a.texts import encodable_strings
 
 SHAPE = (
     'A JSON dataset is a list of objects ([{"region": "North", "revenue": 12}, …]) or '
@@ -52,7 +53,9 @@ def _cell(value: Any, *, row: int, column: str) -> RawCell:
 
 def _parse(text: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_constant)
+        # A `"\ud800"` escape reads as a string no UTF-8 encoder takes: stored, it would
+        # break every render of the dataset.
+        return encodable_strings(json.loads(text, parse_constant=_constant))
     except json.JSONDecodeError as exc:
         raise DatasetRejected(
             "bad_json",
