@@ -141,6 +141,7 @@ def test_every_field_of_every_component_holds(
             requests.append(request.url)
 
     page.on("request", seen)
+
     def opened(dialog: Dialog) -> None:
         dialogs.append(dialog.message)
         dialog.dismiss()
