@@ -6,6 +6,7 @@ their own projects: anyone else's is answered "unknown_project", never joined.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from typing import Any
 
@@ -22,9 +23,22 @@ from studio.web.failures import failure_logged, failure_message
 # The close code for a connection without a signed-in user (HTTP's 401, in the range
 # applications may use), so the page can tell "sign in again" from a dropped network.
 NOT_SIGNED_IN = 4401
+# The socket's consumer failed (its channel layer lost Redis): reconnect, then resync.
+TRY_AGAIN = 1011
 
 
 class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the consumer; if it fails (the channel layer lost Redis while connecting or
+        waiting), close the socket with TRY_AGAIN. Daphne alone leaves a failed consumer's
+        socket open and dead: the client would wait on it for ever instead of reconnecting."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            failure_logged("the studio socket's consumer failed; closing it to be reopened")
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": TRY_AGAIN})
+
     async def connect(self) -> None:
         self.groups_joined: set[str] = set()
         self.user = self.scope.get("user")

@@ -485,3 +485,27 @@ async def test_an_idle_connection_outlives_the_redis_socket_timeout(
     await asyncio.sleep(7)
     assert (await generate(communicator, "a login form"))["type"] == "generation.accepted"
     await communicator.disconnect()
+
+
+async def test_a_socket_whose_channel_layer_fails_is_closed_to_be_reopened(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis restarted under a waiting consumer: its channel-layer receive raises. The socket
+    must close with 1011 so the page reconnects and resyncs, not stay open and dead."""
+    from channels.layers import get_channel_layer
+
+    from studio.web.consumers import TRY_AGAIN
+
+    layer = get_channel_layer()
+    assert layer is not None
+    gone = asyncio.Event()
+
+    async def receive(channel: str) -> dict[str, Any]:
+        await gone.wait()
+        raise ConnectionError("Connection closed by server.")
+
+    monkeypatch.setattr(layer, "receive", receive)
+    communicator = await connected(alice)
+    gone.set()
+    closed = await communicator.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": TRY_AGAIN}
