@@ -11,6 +11,7 @@ import asyncio
 import threading
 from typing import Any
 
+import redis.exceptions
 from channels.layers import get_channel_layer
 
 from studio import messages
@@ -34,8 +35,16 @@ def group_send(group: str, message: dict[str, Any], *, timeout: float = 10.0) ->
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer is configured")
-    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _running_loop())
-    future.result(timeout=timeout)
+    for attempt in (1, 2):
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _running_loop())
+        try:
+            future.result(timeout=timeout)
+            return
+        except redis.exceptions.ConnectionError:
+            # After a Redis restart the pool still holds the dead connection: the first send
+            # fails on it and drops it, and a second one gets a fresh connection.
+            if attempt == 2:
+                raise
 
 
 def watchers_group(generation: Generation) -> str:
