@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
-from websockets.typing import Origin
+from websockets.sync.client import ClientConnection
 
+from bench.studio_sockets import cookie_header, open_socket
 from studio.stack import Service, Stack, free_port, throwaway_stack, wait_worker_ready
 
 PROMPT = "Write a detailed, step-by-step guide to baking bread at home, with every step explained."
@@ -78,11 +78,7 @@ class Watcher:
             raise RuntimeError("the studio did not accept the generation")
 
     def _connect(self) -> ClientConnection:
-        query = f"?project={self.watched.project}" if self.watched.project else ""
-        url = self.stack.url.replace("http://", "ws://") + "/ws/studio/" + query
-        return connect(
-            url, origin=Origin(self.stack.url), additional_headers={"Cookie": self.cookie}
-        )
+        return open_socket(self.stack, self.cookie, self.watched.project)
 
     def _run(self) -> None:
         first = True
@@ -239,7 +235,7 @@ def common_prefix(a: str, b: str) -> int:
 
 def run_fault(faults: Faults, name: str, generations: int) -> FaultResult:
     stack = faults.stack
-    cookie = "; ".join(f"{k}={v}" for k, v in stack.signin_cookies("designer").items())
+    cookie = cookie_header(stack)
     watchers = [Watcher(stack, cookie) for _ in range(generations)]
     for watcher in watchers:
         watcher.start()

@@ -24,9 +24,9 @@ from typing import Any
 
 import psutil
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
-from websockets.typing import Origin
+from websockets.sync.client import ClientConnection
 
+from bench.studio_sockets import cookie_header, open_socket
 from studio.stack import Stack, free_port, throwaway_stack, wait_worker_ready
 
 PROMPT = "Write a short paragraph about the history of the bicycle."
@@ -35,15 +35,6 @@ QUIET_SECONDS = 10.0
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def open_socket(stack: Stack, cookie: str, project: str = "") -> ClientConnection:
-    query = f"?project={project}" if project else ""
-    return connect(
-        stack.url.replace("http://", "ws://") + "/ws/studio/" + query,
-        origin=Origin(stack.url),
-        additional_headers={"Cookie": cookie},
-    )
 
 
 @dataclass
@@ -156,7 +147,7 @@ def soak(stack: Stack, *, seconds: float, sockets: int, generating: int) -> Soak
 def _soak(
     stack: Stack, opened: ExitStack, *, seconds: float, sockets: int, generating: int
 ) -> SoakResult:
-    cookie = "; ".join(f"{k}={v}" for k, v in stack.signin_cookies("designer").items())
+    cookie = cookie_header(stack)
 
     def socket(project: str = "") -> Socket:
         return Socket(opened.enter_context(open_socket(stack, cookie, project)))
