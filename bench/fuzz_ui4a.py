@@ -1,17 +1,20 @@
 """Property-based fuzzing of ui4a: parse, repair, validate and render never raise unexpectedly
 and stay within their time and size budgets.
 
-    .venv/bin/python -m bench.fuzz_ui4a [--cases 10000] [--seed 0] [--out var/fuzz_ui4a.json]
+    .venv/bin/python -m bench.fuzz_ui4a [--cases 10000] [--schema-cases 2000] [--out F.json]
 
-Specs are drawn from the component catalog itself (every component, every field by its kind),
-with hostile values mixed in: wrong types, strings with markup, huge and non-finite numbers,
-nested lists over large datasets, catastrophic patterns, remote images, garbage keys. Each case
-is parsed from its JSON text (whole, and cut at a few prefixes, as a stream arrives), validated,
-repaired and rendered (the body of the raw spec, the document of the repaired one). A case
-fails when any step raises anything but SpecTooLarge, takes more CPU than STEP_SECONDS, draws
-more than the byte budget, or repair hands back a spec that is not strict JSON. Prints one
-table (cases, failures, max ms, max bytes) and writes the figures and the first failures as
-JSON. tests/ui4a/test_ui4a_fuzz.py runs a few hundred of the same cases.
+Specs come from two sources. Beyond the schema: drawn from the component catalog (every
+component, every field by its kind), with hostile values mixed in: wrong types, strings with
+markup, huge and non-finite numbers, nested lists over large datasets, catastrophic patterns,
+remote images, garbage keys. Within it: drawn from the decoding schema by hypothesis-jsonschema
+(bench/schema_specs.py), what the ui expert can write under the grammar.
+
+Each case is parsed from its JSON text (whole, and cut at a few prefixes, as a stream arrives),
+validated, repaired and rendered (the body of the raw spec, the document of the repaired one).
+A case fails when any step raises anything but SpecTooLarge, takes more CPU than STEP_SECONDS,
+draws more than the byte budget, or repair hands back a spec that is not strict JSON. Prints
+one row a source (cases, failures, max ms, max bytes) and writes the figures and the first
+failures as JSON. tests/ui4a/test_ui4a_fuzz.py runs a few hundred of each.
 """
 
 from __future__ import annotations
@@ -235,7 +238,7 @@ def check_spec(spec: dict[str, Any], tally: Tally | None = None) -> None:
         _timed(tally, "render document", lambda: render_document(fixed.spec))
 
 
-def run(cases: int, seed_value: int) -> Tally:
+def run(cases: int, seed_value: int, drawn: st.SearchStrategy[dict[str, Any]]) -> Tally:
     tally = Tally()
 
     @seed(seed_value)
@@ -246,7 +249,7 @@ def run(cases: int, seed_value: int) -> Tally:
         phases=[Phase.generate],  # every case counted, none shrunk: this is a census
         suppress_health_check=list(HealthCheck),
     )
-    @given(specs())
+    @given(drawn)
     def one(spec: dict[str, Any]) -> None:
         tally.cases += 1
         try:
@@ -266,36 +269,52 @@ def run(cases: int, seed_value: int) -> Tally:
     return tally
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=ROOT / "var" / "fuzz_ui4a.json")
-    args = parser.parse_args(argv)
-    started = time.perf_counter()
-    tally = run(args.cases, args.seed)
-    seconds = time.perf_counter() - started
-    print(f"{'cases':>8} {'failures':>9} {'max ms':>9} {'max bytes':>11}  slowest step (CPU ms)")
-    print(
-        f"{tally.cases:>8} {tally.failed_cases:>9} {tally.max_ms:>9.1f} {tally.max_bytes:>11,}"
-        f"  {tally.slowest_step}"
-    )
-    print(f"({seconds:.1f} s in all; budgets: {STEP_SECONDS} s a step, {BYTES_BUDGET:,} bytes)")
-    report = {
+def report_of(tally: Tally, seconds: float) -> dict[str, Any]:
+    return {
         "cases": tally.cases,
         "failures": tally.failed_cases,
         "max_ms": round(tally.max_ms, 3),
         "max_bytes": tally.max_bytes,
         "slowest_step": tally.slowest_step,
         "seconds": round(seconds, 1),
+        "first_failures": tally.failures,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bench.schema_specs import schema_specs  # hypothesis-jsonschema, only for this bench
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=10_000, help="hostile specs")
+    parser.add_argument("--schema-cases", type=int, default=2_000, help="decoding-schema specs")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=ROOT / "var" / "fuzz_ui4a.json")
+    args = parser.parse_args(argv)
+    sources = {
+        "hostile (catalog, beyond the schema)": (args.cases, specs()),
+        "decoding schema (hypothesis-jsonschema)": (args.schema_cases, schema_specs()),
+    }
+    reports: dict[str, dict[str, Any]] = {}
+    for source, (cases, drawn) in sources.items():
+        started = time.perf_counter()
+        tally = run(cases, args.seed, drawn)
+        reports[source] = report_of(tally, time.perf_counter() - started)
+    print(f"{'source':<42} {'cases':>7} {'failures':>9} {'max ms':>9} {'max bytes':>11}  slowest")
+    for source, r in reports.items():
+        print(
+            f"{source:<42} {r['cases']:>7} {r['failures']:>9} {r['max_ms']:>9.1f}"
+            f" {r['max_bytes']:>11,}  {r['slowest_step']} ({r['seconds']} s in all)"
+        )
+    print(f"(budgets: {STEP_SECONDS} s of CPU a step, {BYTES_BUDGET:,} bytes)")
+    report = {
         "seed": args.seed,
         "budgets": {"step_seconds": STEP_SECONDS, "bytes": BYTES_BUDGET},
-        "first_failures": tally.failures,
+        "sources": reports,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.out}")
-    return 1 if tally.failed_cases else 0
+    return 1 if any(r["failures"] for r in reports.values()) else 0
 
 
 if __name__ == "__main__":
