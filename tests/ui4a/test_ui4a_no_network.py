@@ -31,6 +31,10 @@ def test_a_remote_image_renders_a_local_placeholder() -> None:
     html = render_body(gallery(EVIL))
     assert "evil.example" not in html and "<img" not in html
     assert 'class="u4-image u4-image-missing"' in html and 'aria-label="Chart"' in html
+    # Drawn where the image would be: a local drawing and the image's description.
+    assert (
+        "<svg" in html and '<span class="u4-image-caption" aria-hidden="true">Chart</span>' in html
+    )
     assert f'src="{PIXEL}"' in render_body(gallery(PIXEL))
 
 
