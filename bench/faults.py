@@ -22,7 +22,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -277,6 +278,24 @@ def run_fault(faults: Faults, name: str, generations: int) -> FaultResult:
     )
 
 
+@contextmanager
+def fault_stack(run_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[Faults]:
+    """Redis, one engine worker and Daphne on a throwaway database, for faults alone: a Redis
+    restart reaches every client of that Redis, so nothing else may share it."""
+    limits = {"MACARON_STUDIO_RATE_PER_MINUTE": "1000", "MACARON_STUDIO_MAX_CONCURRENT": "100"}
+    stack = throwaway_stack(run_dir, {**limits, **(extra_env or {})})
+    try:
+        redis_port, daphne_port = free_port(), free_port()
+        stack.start_redis(redis_port)
+        worker = stack.start_worker(name="worker", concurrency=4)
+        stack.start_daphne(daphne_port)
+        log(f"waiting for the engine worker (logs in {run_dir})")
+        wait_worker_ready(worker, timeout=900)
+        yield Faults(stack, worker, redis_port, daphne_port)
+    finally:
+        stack.stop()
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__)
     parser.add_argument("--faults", default=",".join(FAULTS), help=f"some of {list(FAULTS)}")
@@ -291,25 +310,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    run_dir = Path(tempfile.mkdtemp(prefix="macaron-faults-"))
-    limits = {"MACARON_STUDIO_RATE_PER_MINUTE": "1000", "MACARON_STUDIO_MAX_CONCURRENT": "100"}
-    stack = throwaway_stack(run_dir, limits)
     results: list[FaultResult] = []
-    try:
-        redis_port, daphne_port = free_port(), free_port()
-        stack.start_redis(redis_port)
-        worker = stack.start_worker(name="worker", concurrency=4)
-        stack.start_daphne(daphne_port)
-        log(f"waiting for the engine worker (logs in {run_dir})")
-        wait_worker_ready(worker, timeout=900)
-        faults = Faults(stack, worker, redis_port, daphne_port)
+    with fault_stack(Path(tempfile.mkdtemp(prefix="macaron-faults-"))) as faults:
         for name in args.faults:
             log(f"{name}: {args.generations} generations streaming")
             result = run_fault(faults, name, args.generations)
             log(f"  {result}")
             results.append(result)
-    finally:
-        stack.stop()
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "faults.json").write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
     header = f"{'fault':<18} {'ended':>7} {'lost':>6} {'gaps':>5} {'reconn':>6} {'dropped':>7}"

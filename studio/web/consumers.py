@@ -23,15 +23,18 @@ from studio.web.failures import failure_logged, failure_message
 # The close code for a connection without a signed-in user (HTTP's 401, in the range
 # applications may use), so the page can tell "sign in again" from a dropped network.
 NOT_SIGNED_IN = 4401
-# The socket's consumer failed (its channel layer lost Redis): reconnect, then resync.
-TRY_AGAIN = 1011
+# The socket's consumer failed (its channel layer lost Redis): reconnect, then resync. HTTP's
+# 503 in the application range: Daphne's WebSocket library (autobahn) refuses to send any
+# code an application picks outside 1000 and 3000-4999, 1011 included, and the socket stayed
+# open and dead.
+TRY_AGAIN = 4503
 
 
 class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the consumer; if it fails (the channel layer lost Redis while connecting or
-        waiting), close the socket with TRY_AGAIN. Daphne alone leaves a failed consumer's
-        socket open and dead: the client would wait on it for ever instead of reconnecting."""
+        waiting), close the socket with TRY_AGAIN, so the client reconnects and resyncs
+        rather than waiting on a socket no consumer reads."""
         try:
             await super().__call__(scope, receive, send)
         except Exception:
