@@ -8,7 +8,9 @@ Faults: the worker SIGKILLed (it comes back under its name and fails what it hel
 text), the worker SIGTERMed (a warm shutdown drains it), Redis restarted (append-only file
 kept), Daphne restarted under a watching client, and a flood on the project's channel-layer
 group that overflows the watcher's channel. Watchers behave as the studio page does: they
-reconnect, resync on a gap in batches, and read the row after `QUIET_SECONDS` without news.
+reconnect and resync, resync on a gap in batches, and read the row over HTTP after
+`QUIET_SECONDS` without news (static/studio/generation.js); each result counts those reads, the
+ends only the row brought (the socket never delivered them) apart.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -59,13 +62,15 @@ class Watched:
     final: dict[str, Any] | None = None
     gaps: int = 0
     reconnects: int = 0
+    row_reads: int = 0  # quiet spells, each answered by reading the row as the page does
+    ended_by_row: bool = False  # the end came from the row, not from the socket
     flood_seen: int = 0  # flood messages that reached the watcher (the rest were dropped)
 
 
 @dataclass
 class Watcher:
-    """A studio client of one generation, on a thread: reconnects, resyncs on a gap, reads
-    the row when it is quiet."""
+    """A studio client of one generation, on a thread, as the studio page is: reconnects and
+    resyncs, resyncs on a gap, reads the row when it is quiet."""
 
     stack: Stack
     cookie: str
@@ -103,13 +108,28 @@ class Watcher:
     def _resync(self, connection: ClientConnection) -> None:
         connection.send(json.dumps({"type": "resync", "generation": self.watched.generation}))
 
+    def _read_row(self) -> None:
+        """What the page does when a running generation is quiet: read its row, and take an
+        end, or text past what the batches brought."""
+        watched = self.watched
+        watched.row_reads += 1
+        try:
+            row = row_of(self.stack, self.cookie, watched.generation)
+        except OSError:
+            return  # Daphne restarting: the next quiet spell reads again
+        if row["status"] in ENDED:
+            watched.seq, watched.text, watched.final = row["seq"], row["text"], row
+            watched.ended_by_row = True
+        elif row["seq"] > watched.seq:
+            watched.seq, watched.text = row["seq"], row["text"]
+
     def _read(self, connection: ClientConnection) -> None:
         watched = self.watched
         while not self.stop.is_set() and watched.final is None:
             try:
                 frame = json.loads(connection.recv(timeout=QUIET_SECONDS))
             except TimeoutError:
-                self._resync(connection)
+                self._read_row()
                 continue
             kind = frame.get("type")
             if "pad" in frame:
@@ -134,8 +154,6 @@ class Watcher:
 
 
 def row_of(stack: Stack, cookie: str, generation: str) -> dict[str, Any]:
-    import urllib.request
-
     request = urllib.request.Request(
         f"{stack.url}/api/generations/{generation}", headers={"Cookie": cookie}
     )
@@ -153,6 +171,8 @@ class FaultResult:
     statuses: list[str]
     gaps: int
     reconnects: int
+    row_reads: int  # quiet spells the watchers read the row for
+    ended_by_row: int  # generations whose end only the row brought (the socket never did)
     seconds_to_end: float
     flood_dropped: int = 0  # flood messages that never reached the watcher before its end
 
@@ -271,6 +291,8 @@ def run_fault(faults: Faults, name: str, generations: int) -> FaultResult:
         statuses=statuses,
         gaps=sum(w.watched.gaps for w in watchers),
         reconnects=sum(w.watched.reconnects for w in watchers),
+        row_reads=sum(w.watched.row_reads for w in watchers),
+        ended_by_row=sum(w.watched.ended_by_row for w in watchers),
         seconds_to_end=round(seconds, 1),
         flood_dropped=sum(FLOOD_MESSAGES - w.watched.flood_seen for w in watchers)
         if name == "channel-overflow"
@@ -319,12 +341,13 @@ def main(argv: list[str] | None = None) -> int:
             results.append(result)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "faults.json").write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
-    header = f"{'fault':<18} {'ended':>7} {'lost':>6} {'gaps':>5} {'reconn':>6} {'dropped':>7}"
-    print(f"{header} {'s':>6}  statuses")
+    header = f"{'fault':<18} {'ended':>7} {'lost':>6} {'gaps':>5} {'reconn':>6} {'rows':>5}"
+    print(f"{header} {'by row':>6} {'dropped':>7} {'s':>6}  statuses")
     for r in results:
         print(
             f"{r.fault:<18} {r.ended:>3}/{r.generations:<3} {r.chars_lost:>6} {r.gaps:>5} "
-            f"{r.reconnects:>6} {r.flood_dropped:>7} {r.seconds_to_end:>6}  {','.join(r.statuses)}"
+            f"{r.reconnects:>6} {r.row_reads:>5} {r.ended_by_row:>6} {r.flood_dropped:>7} "
+            f"{r.seconds_to_end:>6}  {','.join(r.statuses)}"
         )
     return 0 if all(r.ended == r.generations and r.chars_lost == 0 for r in results) else 1
 
