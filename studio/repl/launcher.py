@@ -15,6 +15,7 @@ import json
 import os
 import stat
 import sys
+from typing import Any
 
 CLONE_NEWNS = 0x00020000
 MS_BIND = 4096
@@ -44,7 +45,7 @@ def _stage_sources(binds: list[list[str]]) -> list[list[str]]:
         if stat.S_ISDIR(os.fstat(fd).st_mode):
             os.mkdir(point)
         else:
-            open(point, "w").close()  # noqa: SIM115 - a mount point, closed at once
+            open(point, "w").close()
         magic = f"/proc/self/fd/{fd}".encode()
         _check(libc.mount(magic, point.encode(), None, MS_BIND | MS_REC, None), f"bind {source}")
         os.close(fd)
@@ -52,7 +53,7 @@ def _stage_sources(binds: list[list[str]]) -> list[list[str]]:
     return staged
 
 
-def _file_options(plan: dict) -> list[str]:
+def _file_options(plan: dict[str, Any]) -> list[str]:
     """Options naming files bubblewrap gets as open descriptors, opened before any staging."""
     options = []
     if plan.get("seccomp"):
@@ -65,11 +66,11 @@ def _file_options(plan: dict) -> list[str]:
     return [*options, "--info-fd", str(info)]
 
 
-def _command(plan: dict, files: list[str], binds: list[list[str]]) -> list[str]:
+def _command(plan: dict[str, Any], files: list[str], binds: list[list[str]]) -> list[str]:
     command = ["bwrap", *plan["options"], *files]
     for kind, source, target in binds:
         command += [kind, source, target]
-    return command + plan["command"]
+    return [*command, *plan["after_binds"], *plan["command"]]
 
 
 def main() -> None:

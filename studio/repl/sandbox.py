@@ -22,6 +22,7 @@ and a seccomp filter (seccomp.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -92,6 +93,10 @@ def sandbox_start(folder: Path, *, marker: str, limits: Limits, identity: Identi
     _write_json(inside, _connection(f"{RUN}/{SOCKET_PREFIX}", key), mode=0o600)
     if os.geteuid() == 0:
         os.chown(inside, identity.uid, identity.gid)
+    # Its own user database, so that getpass and `~` work: the host's stays out.
+    uid, gid = (identity.uid, identity.gid) if os.geteuid() == 0 else (os.getuid(), os.getgid())
+    (folder / "passwd").write_text(f"repl:x:{uid}:{gid}:REPL session:{HOME}:/usr/sbin/nologin\n")
+    (folder / "group").write_text(f"repl:x:{gid}:\n")
     program = seccomp_program()
     if program is not None:
         (folder / "seccomp.bpf").write_bytes(program)
@@ -102,7 +107,10 @@ def sandbox_start(folder: Path, *, marker: str, limits: Limits, identity: Identi
         "uid": identity.uid,
         "gid": identity.gid,
         "options": _options(marker, limits),
-        "binds": _binds(run, home),
+        "binds": _binds(folder, run, home),
+        # Bubblewrap's own root (a tmpfs, where /etc, /run and the mount points are) is
+        # writable until this: the only writable places left are home and /tmp.
+        "after_binds": ["--remount-ro", "/"],
         "command": _command(limits),
     }
     _write_json(folder / "plan.json", plan, mode=0o600)
@@ -122,11 +130,24 @@ def sandbox_start(folder: Path, *, marker: str, limits: Limits, identity: Identi
 def sandbox_failure(folder: Path) -> str:
     """What bubblewrap (or the kernel) last said, for a sandbox that died."""
     try:
-        text = (folder / "kernel.log").read_text(errors="replace").strip()
+        with (folder / "kernel.log").open("rb") as log:
+            log.seek(max(0, log.seek(0, os.SEEK_END) - 4096))
+            text = log.read().decode(errors="replace")
     except OSError:
         return ""
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1] if lines else ""
+
+
+def sandbox_seal(folder: Path) -> None:
+    """Once the kernel has bound its sockets, and before any code of the session's runs: take
+    the sockets' folder from the sandbox's user. Clients (root here) connect to the paths in
+    it, so code that could swap a socket for a symlink could aim them at any socket on the
+    host. Run unprivileged there is no other user to hand it to, and this does nothing."""
+    if os.geteuid() == 0:
+        run = folder / "run"
+        os.chown(run, 0, 0)
+        os.chmod(run, 0o711)
 
 
 def sandbox_alive(pid: int, *, marker: str) -> bool:
@@ -139,10 +160,8 @@ def sandbox_stop(pid: int, folder: Path, *, marker: str) -> None:
     pids = [pid, *_namespace_init(folder)]
     for each in pids:
         if _is_sandbox(each, marker):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(each, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
     deadline = time.monotonic() + 5
     while any(_is_sandbox(each, marker) for each in pids) and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -197,8 +216,8 @@ def _options(marker: str, limits: Limits) -> list[str]:
     return [*options, "--chdir", HOME]
 
 
-def _binds(run: Path, home: Path) -> list[list[str]]:
-    """[kind, host source, sandbox target] for every folder the sandbox sees."""
+def _binds(folder: Path, run: Path, home: Path) -> list[list[str]]:
+    """[kind, host source, sandbox target] for every folder (and file) the sandbox sees."""
     venv = Path(sys.prefix).resolve()
     base = Path(sys.base_prefix).resolve()
     binds = [["--ro-bind", "/usr", "/usr"]]
@@ -208,6 +227,8 @@ def _binds(run: Path, home: Path) -> list[list[str]]:
     for path in ("/etc/ld.so.cache", "/etc/localtime"):
         if os.path.exists(path):
             binds.append(["--ro-bind", os.path.realpath(path), path])
+    for name in ("passwd", "group"):
+        binds.append(["--ro-bind", str(folder / name), f"/etc/{name}"])
     binds += [["--bind", str(run), RUN], ["--bind", str(home), HOME]]
     return binds
 

@@ -31,6 +31,7 @@ from studio.repl.sandbox import (
     SandboxUnavailable,
     sandbox_alive,
     sandbox_failure,
+    sandbox_seal,
     sandbox_start,
     sandbox_stop,
 )
@@ -116,7 +117,7 @@ class ReplSessions:
                 raise
         return state
 
-    def list(self, owner: str) -> list[SessionState]:
+    def owned(self, owner: str) -> list[SessionState]:
         self.reap_idle()
         mine = [s for s in self._states() if s.owner == owner]
         return sorted(mine, key=lambda s: s.created_at)
@@ -198,6 +199,7 @@ class ReplSessions:
                     seconds=READY_SECONDS,
                     alive=lambda: sandbox_alive(state.pid, marker=state.id),
                 )
+            sandbox_seal(folder)
         except KernelUnreachable as exc:
             said = sandbox_failure(folder)
             sandbox_stop(state.pid, folder, marker=state.id)
