@@ -205,6 +205,7 @@ def _options(marker: str, limits: Limits) -> list[str]:
         "LANG": "C.UTF-8",
         "MALLOC_ARENA_MAX": "2",  # every thread's arena is address space under RLIMIT_AS
         "PYTHONDONTWRITEBYTECODE": "1",
+        "IPYTHONDIR": "/tmp/.ipython",  # IPython's profile folder: the home is the user's
         "MACARON_REPL_SESSION": marker,
     }.items():
         options += ["--setenv", name, value]

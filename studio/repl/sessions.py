@@ -39,6 +39,7 @@ from studio.repl.sandbox import (
 SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 READY_SECONDS = 30.0
 TOMBSTONE_SECONDS = 24 * 3600
+MAX_MESSAGE_BYTES = 8 << 20
 
 
 class SessionMissing(LookupError):
@@ -160,6 +161,12 @@ class ReplSessions:
             _remove_contents(folder)
         shutil.rmtree(folder, ignore_errors=True)
 
+    def close_all(self) -> None:
+        """Close every session of every owner (a host being retired; tests)."""
+        for state in list(self._states()):
+            with contextlib.suppress(SessionMissing):
+                self.close(state.id, state.owner)
+
     def reap_idle(self, now: float | None = None) -> list[str]:
         """Stop the sessions idle longer than the limit; forget old tombstones. Sessions busy
         running a cell are skipped: they are not idle."""
@@ -200,6 +207,8 @@ class ReplSessions:
                     alive=lambda: sandbox_alive(state.pid, marker=state.id),
                 )
             sandbox_seal(folder)
+            state.last_used_at = time.time()  # idle from when it could first be used
+            _write_state(folder, state)
         except KernelUnreachable as exc:
             said = sandbox_failure(folder)
             sandbox_stop(state.pid, folder, marker=state.id)
@@ -257,9 +266,10 @@ class ReplSessions:
         return cell
 
     def _connect(self, folder: Path) -> KernelConnection:
-        return KernelConnection(
-            folder / "connection.json", max_message_bytes=max(4 * self.config.output_bytes, 1 << 20)
-        )
+        # A kernel batches a tight loop's prints into one message: take those up to 8 MiB (and
+        # keep the budget's worth), drop bigger ones unread.
+        largest = max(4 * self.config.output_bytes, MAX_MESSAGE_BYTES)
+        return KernelConnection(folder / "connection.json", max_message_bytes=largest)
 
     def _folder(self, session_id: str) -> Path:
         if not SESSION_ID.match(session_id):
