@@ -33,4 +33,5 @@ def main() -> None:
     os.execv(sys.executable, argv)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -102,4 +102,5 @@ def main() -> None:
     os.execvp("bwrap", command)
 
 
-main()
+if __name__ == "__main__":
+    main()

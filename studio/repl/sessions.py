@@ -125,6 +125,7 @@ class ReplSessions:
 
     def execute(self, session_id: str, owner: str, code: str) -> tuple[SessionState, CellResult]:
         folder = self._folder(session_id)
+        self._reap_if_idle(folder)
         with _locked(folder / "lock"):
             state = self._owned(folder, owner)
             notes = []
@@ -146,6 +147,7 @@ class ReplSessions:
     def reset(self, session_id: str, owner: str) -> SessionState:
         """A fresh kernel and an empty home: the session as new, under the same id."""
         folder = self._folder(session_id)
+        self._reap_if_idle(folder)
         with _locked(folder / "lock"):
             state = self._owned(folder, owner)
             sandbox_stop(state.pid, folder, marker=state.id)
@@ -177,21 +179,27 @@ class ReplSessions:
             if state.status == "reaped":
                 if now - state.last_used_at > TOMBSTONE_SECONDS:
                     shutil.rmtree(folder, ignore_errors=True)
-                continue
-            if now - state.last_used_at <= self.config.idle_seconds:
-                continue
-            with _locked(folder / "lock", wait=False) as got:
-                if not got:
-                    continue
-                current = _read_state(folder)
-                if current is None or now - current.last_used_at <= self.config.idle_seconds:
-                    continue
-                sandbox_stop(current.pid, folder, marker=current.id)
-                _remove_contents(folder, keep=("state.json", "lock"))
-                current.status = "reaped"
-                _write_state(folder, current)
-                reaped.append(current.id)
+            elif now - state.last_used_at > self.config.idle_seconds and self._reap_if_idle(
+                folder, now=now
+            ):
+                reaped.append(state.id)
         return reaped
+
+    def _reap_if_idle(self, folder: Path, *, now: float | None = None) -> bool:
+        """Reap the session if it is idle past the limit (whether or not a sweep came by:
+        using a session at 31 minutes finds it gone, as at 40). True when it was reaped."""
+        now = time.time() if now is None else now
+        with _locked(folder / "lock", wait=False) as got:
+            current = _read_state(folder) if got else None
+            if current is None or current.status != "running":
+                return False
+            if now - current.last_used_at <= self.config.idle_seconds:
+                return False
+            sandbox_stop(current.pid, folder, marker=current.id)
+            _remove_contents(folder, keep=("state.json", "lock"))
+            current.status = "reaped"
+            _write_state(folder, current)
+            return True
 
     # -- the parts ----------------------------------------------------------------------------
 
