@@ -33,7 +33,11 @@ def _check(result: int, what: str) -> None:
 def _stage_sources(binds: list[list[str]]) -> list[list[str]]:
     """The binds, their sources moved to places an unprivileged bubblewrap can reach."""
     libc = ctypes.CDLL(None, use_errno=True)
-    _check(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+    if libc.unshare(CLONE_NEWNS) != 0:
+        # Root without CAP_SYS_ADMIN (a container's): bubblewrap gets the sources as they
+        # are, and says so plainly should it not reach one.
+        print("launcher: no mount namespace to stage binds in; binding in place", flush=True)
+        return binds
     _check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making / private")
     # Opened in the new namespace (a bind's source must be one of its mounts), and before the
     # tmpfs hides /tmp (a session folder may lie there).

@@ -212,22 +212,24 @@ def test_a_session_idles_out(repl_root):
     root = repl_root / "idle"  # a root of its own: a sweep reaps every idle session in its root
     quick = ReplSessions(config(root, idle_seconds=1.0))
     swept, used = quick.create("key:4"), quick.create("key:4")
-    assert quick.reap_idle(now=swept.last_used_at + 0.9) == []
-    time.sleep(1.1)
-    # Used after the limit, before any sweep: reaped all the same.
-    with pytest.raises(SessionReaped):
-        quick.execute(used.id, "key:4", "1")
-    assert quick.reap_idle() == [swept.id]
-    for state in (swept, used):
-        assert not sandbox_alive(state.pid, marker=state.id)
-        assert sorted(p.name for p in (root / state.id).iterdir()) == ["lock", "state.json"]
-    with pytest.raises(SessionReaped):
-        quick.execute(swept.id, "key:4", "1")
-    assert [s.status for s in quick.owned("key:4")] == ["reaped", "reaped"]
-    quick.close(swept.id, "key:4")
-    with pytest.raises(SessionMissing):
-        quick.execute(swept.id, "key:4", "1")
-    quick.close(used.id, "key:4")
+    try:
+        assert quick.reap_idle(now=swept.last_used_at + 0.9) == []
+        time.sleep(1.1)
+        # Used after the limit, before any sweep: reaped all the same.
+        with pytest.raises(SessionReaped):
+            quick.execute(used.id, "key:4", "1")
+        assert quick.reap_idle() == [swept.id]
+        for state in (swept, used):
+            assert not sandbox_alive(state.pid, marker=state.id)
+            assert sorted(p.name for p in (root / state.id).iterdir()) == ["lock", "state.json"]
+        with pytest.raises(SessionReaped):
+            quick.execute(swept.id, "key:4", "1")
+        assert [s.status for s in quick.owned("key:4")] == ["reaped", "reaped"]
+        quick.close(swept.id, "key:4")
+        with pytest.raises(SessionMissing):
+            quick.execute(swept.id, "key:4", "1")
+    finally:
+        quick.close_all()  # also when an assertion failed: no kernel outlives the test
 
 
 def test_unknown_and_malformed_ids_are_missing(sessions):
