@@ -1,7 +1,7 @@
 """REPL sessions for API keys and studio users: the library (studio/repl/) configured from
 settings, its refusals turned into the errors the HTTP layer maps (studio/errors.py).
 
-An owner is a string, `key:<id>` or `user:<id>`: a session is only ever seen by its owner, and
+An owner is a string, `key:<id>` (and `user:<id>` for the studio's panel, to come): a session is only ever seen by its owner, and
 anyone else asking for it is told it does not exist, in the words used for an unknown id.
 """
 
@@ -13,7 +13,6 @@ from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 
 from studio.errors import Gone, NotFound, RateLimited, TooLarge, Unavailable
 from studio.models import ApiKey
@@ -32,10 +31,6 @@ NOT_FOUND = "No REPL session with that id (it may have been closed)."
 
 def repl_owner_for_key(api_key: ApiKey) -> str:
     return f"key:{api_key.pk}"
-
-
-def repl_owner_for_user(user: AbstractBaseUser) -> str:
-    return f"user:{user.pk}"
 
 
 def repl_sessions() -> ReplSessions:

@@ -77,7 +77,7 @@ def test_sockets_reach_nothing(sessions, session):
     [
         "/etc/shadow",
         str(settings.DATA_HOME / "secret_key"),
-        str(settings.DATABASES["default"]["NAME"]),
+        str(settings.DATA_HOME / "macaron.sqlite3"),  # the served database (tests use another)
         str(settings.DATA_HOME),
     ],
 )
