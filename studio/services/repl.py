@@ -1,8 +1,9 @@
 """REPL sessions for API keys and studio users: the library (studio/repl/) configured from
 settings, its refusals turned into the errors the HTTP layer maps (studio/errors.py).
 
-An owner is a string, `key:<id>` (and `user:<id>` for the studio's panel, to come): a session is only ever seen by its owner, and
-anyone else asking for it is told it does not exist, in the words used for an unknown id.
+An owner is a string, `key:<id>` (`user:<id>` is kept for the studio's panel, to come). A
+session is only ever seen by its owner; anyone else asking for it is told it does not exist,
+in the words used for an unknown id.
 """
 
 from __future__ import annotations
