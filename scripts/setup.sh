@@ -9,6 +9,8 @@ missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v npm >/dev/null || missing+=(npm)
+# REPL sessions run their kernels under bubblewrap (studio/repl/sandbox.py), never without it.
+command -v bwrap >/dev/null || missing+=(bubblewrap)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "==> apt-get install ${missing[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -47,3 +47,7 @@ class EngineFailed(InvalidRequest):
 
 class Gone(InvalidRequest):
     """It existed and was withdrawn on purpose (an unpublished widget): 410, not 404."""
+
+
+class Unavailable(InvalidRequest):
+    """This host cannot do it now or at all (no sandbox for REPL sessions): 503."""

@@ -229,6 +229,26 @@ MACARON_API_VIEW_MAX_AGE_SECONDS = int(
     os.environ.get("MACARON_API_VIEW_MAX_AGE_SECONDS", str(7 * 24 * 3600))
 )
 
+# REPL sessions (/v1/repl/sessions): sandboxed Jupyter kernels, one folder each under
+# MACARON_REPL_HOME (studio/repl/). A session idle this long is stopped by the next sweep.
+MACARON_REPL_HOME = Path(os.environ.get("MACARON_REPL_HOME") or DATA_HOME / "repl")
+MACARON_REPL_IDLE_SECONDS = float(os.environ.get("MACARON_REPL_IDLE_SECONDS", "1800"))
+MACARON_REPL_MAX_SESSIONS = int(os.environ.get("MACARON_REPL_MAX_SESSIONS", "4"))  # per owner
+MACARON_REPL_CODE_MAX_BYTES = int(os.environ.get("MACARON_REPL_CODE_MAX_BYTES", "32768"))
+MACARON_REPL_CELL_SECONDS = float(os.environ.get("MACARON_REPL_CELL_SECONDS", "30"))
+MACARON_REPL_OUTPUT_BYTES = int(os.environ.get("MACARON_REPL_OUTPUT_BYTES", str(256 * 1024)))
+# Per sandboxed process: CPU seconds (over the kernel's life), address space, processes and
+# threads (all of the sandbox's together), open files, file size; and the /tmp tmpfs.
+MACARON_REPL_CPU_SECONDS = int(os.environ.get("MACARON_REPL_CPU_SECONDS", "600"))
+MACARON_REPL_MEMORY_BYTES = int(os.environ.get("MACARON_REPL_MEMORY_BYTES", str(1 << 30)))
+MACARON_REPL_PROCESSES = int(os.environ.get("MACARON_REPL_PROCESSES", "64"))
+MACARON_REPL_OPEN_FILES = int(os.environ.get("MACARON_REPL_OPEN_FILES", "256"))
+MACARON_REPL_FILE_BYTES = int(os.environ.get("MACARON_REPL_FILE_BYTES", str(64 << 20)))
+MACARON_REPL_TMP_BYTES = int(os.environ.get("MACARON_REPL_TMP_BYTES", str(64 << 20)))
+# The host user sandboxes run as when the server runs as root (nobody, by default).
+MACARON_REPL_UID = int(os.environ.get("MACARON_REPL_UID", "65534"))
+MACARON_REPL_GID = int(os.environ.get("MACARON_REPL_GID", "65534"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -13,6 +13,7 @@ from studio.web import (
     widgets,
     widgets_api,
 )
+from studio.web.api import repl as api_repl
 from studio.web.api import views as api
 
 urlpatterns = [
@@ -103,4 +104,12 @@ urlpatterns = [
     path("v1/chat/completions/<str:completion_id>", api.completion_detail, name="api-completion"),
     path("v1/models", api.models, name="api-models"),
     path("v1/views/<str:token>", api.view_document, name="api-view"),
+    path("v1/repl/sessions", api_repl.sessions, name="api-repl-sessions"),
+    path("v1/repl/sessions/<str:session_id>", api_repl.session_detail, name="api-repl-session"),
+    path(
+        "v1/repl/sessions/<str:session_id>/execute",
+        api_repl.session_execute,
+        name="api-repl-execute",
+    ),
+    path("v1/repl/sessions/<str:session_id>/reset", api_repl.session_reset, name="api-repl-reset"),
 ]

@@ -1,6 +1,7 @@
 """The worker's start-up and shutdown: a worker process hosts one engine, built when the worker
 starts; it first records the built-in adapters, and sweeps the rows a dead worker left running
-(and the queued rows whose task is gone), then again every minute while it serves.
+(and the queued rows whose task is gone), then again every minute while it serves; the same
+sweep stops idle REPL sessions.
 
 Run workers with `-P threads`: the prefork pool's daemonic children may not spawn vLLM's engine
 process, and threads let concurrent tasks share (and batch in) the one engine.
@@ -23,6 +24,7 @@ from django.utils import timezone
 from inference.serving import hosting
 from studio.selectors import expert_resolve
 from studio.services.adapters import adapters_sync_builtin
+from studio.services.repl import repl_sessions_reap
 from studio.worker.orphans import generations_fail_orphaned
 from studio.worker.queued import generations_queued_sweep
 
@@ -98,6 +100,13 @@ def generations_sweep(*, worker: str) -> None:
         generations_queued_sweep(now=timezone.now())
     except Exception:  # a database or broker away: the next sweep tries again
         log.exception("could not sweep orphaned generations; carrying on")
+    try:
+        # REPL sessions idle past MACARON_REPL_IDLE_SECONDS (also reaped whenever sessions
+        # are listed or created, so a host without a worker reaps them too).
+        if reaped := repl_sessions_reap():
+            log.info("stopped %d idle REPL sessions", len(reaped))
+    except Exception:
+        log.exception("could not sweep idle REPL sessions; carrying on")
 
 
 @signals.worker_ready.connect

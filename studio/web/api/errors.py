@@ -8,20 +8,24 @@ from django.http import JsonResponse
 
 from studio.errors import (
     EngineFailed,
+    Gone,
     InvalidRequest,
     NotAuthenticated,
     NotFound,
     RateLimited,
     TooLarge,
+    Unavailable,
 )
 
 # (status, OpenAI error type), most specific first.
 STATUS: list[tuple[type[InvalidRequest], int, str]] = [
     (NotAuthenticated, 401, "authentication_error"),
     (NotFound, 404, "not_found_error"),
+    (Gone, 410, "invalid_request_error"),
     (TooLarge, 413, "invalid_request_error"),
     (RateLimited, 429, "rate_limit_error"),
     (EngineFailed, 500, "server_error"),
+    (Unavailable, 503, "server_error"),
     (InvalidRequest, 400, "invalid_request_error"),
 ]
 

@@ -18,7 +18,7 @@ ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 MAX_STOP = 4
 
 
-def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest:
+def parse_json_object(body: bytes) -> dict[str, Any]:
     try:
         data = json.loads(body)
     except ValueError:
@@ -27,6 +27,11 @@ def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest
         raise InvalidRequest("invalid_json", "The request body is nested too deeply.") from None
     if not isinstance(data, dict):
         raise InvalidRequest("invalid_json", "The request body must be a JSON object.")
+    return data
+
+
+def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest:
+    data = parse_json_object(body)
     router = data.get("router")
     if router is not None and not isinstance(router, str):
         raise _bad("router", "must be a string naming an expert")

@@ -1,0 +1,1 @@
+"""REPL sessions: persistent, sandboxed Jupyter kernels (sandbox.py says where they run)."""

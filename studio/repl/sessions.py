@@ -1,0 +1,358 @@
+"""REPL sessions: who owns which kernel, kept as files so that any process can find them.
+
+A session is a folder under the REPL root, named by its id: `state.json` (owner, times, the
+sandbox's pid), the client's `connection.json`, the sandbox's `run/` (its sockets) and `home/`.
+Every change to a session happens under an flock on its `lock` file, so a web process, a
+second one and the worker's sweep never start, run or reap the same session at once.
+
+A reaped (idled-out) session leaves only its `state.json`, marked reaped, so a late caller is
+told it idled out rather than that it never existed; a closed one leaves nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import secrets
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from studio.repl.cells import CellResult, KernelConnection, KernelUnreachable
+from studio.repl.sandbox import (
+    Identity,
+    Limits,
+    SandboxUnavailable,
+    sandbox_alive,
+    sandbox_failure,
+    sandbox_seal,
+    sandbox_start,
+    sandbox_stop,
+)
+
+SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
+READY_SECONDS = 30.0
+TOMBSTONE_SECONDS = 24 * 3600
+MAX_MESSAGE_BYTES = 8 << 20
+
+
+class SessionMissing(LookupError):
+    """No such session for this owner: unknown, closed, or someone else's (one answer)."""
+
+
+class SessionReaped(LookupError):
+    """The session idled out; its variables and files are gone."""
+
+
+class TooManySessions(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class ReplConfig:
+    root: Path
+    limits: Limits
+    identity: Identity
+    idle_seconds: float
+    cell_seconds: float
+    output_bytes: int
+    max_sessions_per_owner: int
+
+
+@dataclass
+class SessionState:
+    id: str
+    owner: str
+    created_at: float
+    last_used_at: float
+    pid: int = 0
+    status: str = "running"  # or "reaped"
+    cells: int = 0
+    restarts: int = 0
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "object": "repl.session",
+            "created_at": int(self.created_at),
+            "last_used_at": int(self.last_used_at),
+            "status": self.status,
+            "cells": self.cells,
+            "restarts": self.restarts,
+        }
+
+
+class ReplSessions:
+    def __init__(self, config: ReplConfig) -> None:
+        self.config = config
+
+    # -- the operations ----------------------------------------------------------------------
+
+    def create(self, owner: str) -> SessionState:
+        self.reap_idle()
+        root = self.config.root
+        root.mkdir(parents=True, exist_ok=True)
+        with _locked(root / "lock"):
+            mine = [s for s in self._states() if s.owner == owner and s.status == "running"]
+            if len(mine) >= self.config.max_sessions_per_owner:
+                raise TooManySessions(
+                    f"You have {len(mine)} REPL sessions open, the most allowed; "
+                    "close one (DELETE /v1/repl/sessions/<id>) first."
+                )
+            session_id = secrets.token_hex(8)
+            folder = root / session_id
+            folder.mkdir(mode=0o700)
+        now = time.time()
+        state = SessionState(id=session_id, owner=owner, created_at=now, last_used_at=now)
+        with _locked(folder / "lock"):
+            try:
+                self._start(folder, state)
+            except (SandboxUnavailable, KernelUnreachable):
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+        return state
+
+    def owned(self, owner: str) -> list[SessionState]:
+        self.reap_idle()
+        mine = [s for s in self._states() if s.owner == owner]
+        return sorted(mine, key=lambda s: s.created_at)
+
+    def execute(self, session_id: str, owner: str, code: str) -> tuple[SessionState, CellResult]:
+        folder = self._folder(session_id)
+        self._reap_if_idle(folder)
+        with _locked(folder / "lock"):
+            state = self._owned(folder, owner)
+            notes = []
+            if not sandbox_alive(state.pid, marker=state.id):
+                said = sandbox_failure(folder)
+                self._restart(folder, state)
+                notes.append(
+                    "The session's kernel had stopped"
+                    + (f" ({said})" if said else "")
+                    + "; a new one was started, and earlier variables are gone."
+                )
+            cell = self._run(folder, state, code)
+            cell.notes[:0] = notes
+            state.cells += 1
+            state.last_used_at = time.time()
+            _write_state(folder, state)
+        return state, cell
+
+    def reset(self, session_id: str, owner: str) -> SessionState:
+        """A fresh kernel and an empty home: the session as new, under the same id."""
+        folder = self._folder(session_id)
+        self._reap_if_idle(folder)
+        with _locked(folder / "lock"):
+            state = self._owned(folder, owner)
+            sandbox_stop(state.pid, folder, marker=state.id)
+            shutil.rmtree(folder / "home", ignore_errors=True)
+            self._restart(folder, state, count=False)
+        return state
+
+    def close(self, session_id: str, owner: str) -> None:
+        folder = self._folder(session_id)
+        with _locked(folder / "lock"):
+            state = self._owned(folder, owner, reaped_ok=True)
+            sandbox_stop(state.pid, folder, marker=state.id)
+            _remove_contents(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def close_all(self) -> None:
+        """Close every session of every owner (a host being retired; tests)."""
+        for state in list(self._states()):
+            with contextlib.suppress(SessionMissing):
+                self.close(state.id, state.owner)
+
+    def reap_idle(self, now: float | None = None) -> list[str]:
+        """Stop the sessions idle longer than the limit; forget old tombstones. Sessions busy
+        running a cell are skipped: they are not idle."""
+        now = time.time() if now is None else now
+        reaped = []
+        for state in self._states():
+            folder = self.config.root / state.id
+            if state.status == "reaped":
+                if now - state.last_used_at > TOMBSTONE_SECONDS:
+                    shutil.rmtree(folder, ignore_errors=True)
+            elif now - state.last_used_at > self.config.idle_seconds and self._reap_if_idle(
+                folder, now=now
+            ):
+                reaped.append(state.id)
+        return reaped
+
+    def _reap_if_idle(self, folder: Path, *, now: float | None = None) -> bool:
+        """Reap the session if it is idle past the limit (whether or not a sweep came by:
+        using a session at 31 minutes finds it gone, as at 40). True when it was reaped."""
+        now = time.time() if now is None else now
+        with _locked(folder / "lock", wait=False) as got:
+            current = _read_state(folder) if got else None
+            if current is None or current.status != "running":
+                return False
+            if now - current.last_used_at <= self.config.idle_seconds:
+                return False
+            sandbox_stop(current.pid, folder, marker=current.id)
+            _remove_contents(folder, keep=("state.json", "lock"))
+            current.status = "reaped"
+            _write_state(folder, current)
+            return True
+
+    # -- the parts ----------------------------------------------------------------------------
+
+    def _start(self, folder: Path, state: SessionState) -> None:
+        state.pid = sandbox_start(
+            folder, marker=state.id, limits=self.config.limits, identity=self.config.identity
+        )
+        _write_state(folder, state)
+        try:
+            with self._connect(folder) as kernel:
+                kernel.wait_ready(
+                    seconds=READY_SECONDS,
+                    alive=lambda: sandbox_alive(state.pid, marker=state.id),
+                )
+            sandbox_seal(folder)
+            state.last_used_at = time.time()  # idle from when it could first be used
+            _write_state(folder, state)
+        except KernelUnreachable as exc:
+            said = sandbox_failure(folder)
+            sandbox_stop(state.pid, folder, marker=state.id)
+            if said.startswith("bwrap:"):
+                raise SandboxUnavailable(
+                    f"This host cannot run the REPL sandbox ({said}); sessions are refused "
+                    "rather than run unsandboxed."
+                ) from exc
+            raise KernelUnreachable(f"{exc}" + (f": {said}" if said else "")) from exc
+
+    def _restart(self, folder: Path, state: SessionState, *, count: bool = True) -> None:
+        sandbox_stop(state.pid, folder, marker=state.id)
+        if count:
+            state.restarts += 1
+        state.last_used_at = time.time()
+        self._start(folder, state)
+
+    def _run(self, folder: Path, state: SessionState, code: str) -> CellResult:
+        config = self.config
+        with self._connect(folder) as kernel:
+            cell = kernel.run(
+                code,
+                wall_seconds=config.cell_seconds,
+                output_bytes=config.output_bytes,
+                alive=lambda: sandbox_alive(state.pid, marker=state.id),
+            )
+        if cell.truncated:
+            cell.notes.append(
+                f"Output past {config.output_bytes} bytes was dropped; print less, or write "
+                "large results to a file in the home folder."
+            )
+        alive = sandbox_alive(state.pid, marker=state.id)
+        at_process_limit = alive and _process_count(folder) >= config.limits.processes - 1
+        if cell.timed_out and not cell.kernel_lost:
+            cell.notes.append(
+                f"The cell ran past its {config.cell_seconds:g} s wall-time limit and was "
+                "interrupted; the session's variables are kept."
+            )
+        if cell.kernel_lost or not alive or at_process_limit:
+            if at_process_limit:
+                why = f"the cell left the sandbox at its process limit ({config.limits.processes})"
+            elif cell.timed_out:
+                why = (
+                    f"the cell ran past its {config.cell_seconds:g} s wall-time limit and "
+                    "did not stop when interrupted"
+                )
+            else:
+                why = "the kernel died during the cell (a CPU-time limit, or the code ended it)"
+            self._restart(folder, state)
+            cell.kernel_lost = True
+            cell.notes.append(
+                f"The session was restarted: {why}. Earlier variables are gone; files in the "
+                "home folder are kept."
+            )
+        return cell
+
+    def _connect(self, folder: Path) -> KernelConnection:
+        # A kernel batches a tight loop's prints into one message: take those up to 8 MiB (and
+        # keep the budget's worth), drop bigger ones unread.
+        largest = max(4 * self.config.output_bytes, MAX_MESSAGE_BYTES)
+        return KernelConnection(folder / "connection.json", max_message_bytes=largest)
+
+    def _folder(self, session_id: str) -> Path:
+        if not SESSION_ID.match(session_id):
+            raise SessionMissing(session_id)
+        folder = self.config.root / session_id
+        if not (folder / "state.json").exists():
+            raise SessionMissing(session_id)
+        return folder
+
+    def _owned(self, folder: Path, owner: str, *, reaped_ok: bool = False) -> SessionState:
+        state = _read_state(folder)
+        if state is None or state.owner != owner:
+            raise SessionMissing(folder.name)
+        if state.status == "reaped" and not reaped_ok:
+            raise SessionReaped(folder.name)
+        return state
+
+    def _states(self) -> Iterator[SessionState]:
+        if not self.config.root.is_dir():
+            return
+        for folder in self.config.root.iterdir():
+            if SESSION_ID.match(folder.name) and (state := _read_state(folder)) is not None:
+                yield state
+
+
+def _process_count(folder: Path) -> int:
+    """Processes (threads included, as RLIMIT_NPROC counts them) in the sandbox's pid
+    namespace: every host process whose pid namespace is the one bubblewrap reported."""
+    try:
+        info = json.loads((folder / "bwrap-info.json").read_text())
+        namespace = f"pid:[{int(info['pid-namespace'])}]"
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+    count = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                count += len(os.listdir(f"/proc/{entry}/task"))
+    return count
+
+
+@contextlib.contextmanager
+def _locked(path: Path, *, wait: bool = True) -> Iterator[bool]:
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(descriptor)
+
+
+def _read_state(folder: Path) -> SessionState | None:
+    try:
+        return SessionState(**json.loads((folder / "state.json").read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def _write_state(folder: Path, state: SessionState) -> None:
+    temporary = folder / "state.json.new"
+    temporary.write_text(json.dumps(asdict(state)))
+    os.replace(temporary, folder / "state.json")
+
+
+def _remove_contents(folder: Path, keep: tuple[str, ...] = ("lock",)) -> None:
+    for path in folder.iterdir():
+        if path.name in keep:
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)

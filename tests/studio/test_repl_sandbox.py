@@ -1,0 +1,256 @@
+"""REPL sessions through the library, on real kernels under real bubblewrap: variables persist,
+a session outlives the process that started it, it idles out, and every escape attempt fails
+with a clear result while the session survives (or is restarted, and says so).
+
+One session serves the escape tests in turn (a kernel starts in about a second); each test
+ends by checking the session still answers. About 25 s in all, most of it the wall-time and
+output cases."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from studio.repl.cells import CellResult
+from studio.repl.sandbox import sandbox_alive
+from studio.repl.sessions import ReplSessions, SessionMissing, SessionReaped, SessionState
+from tests.studio.repl_fixtures import config, repl_root
+
+__all__ = ["repl_root"]
+OWNER = "key:1"
+
+
+@pytest.fixture(scope="module")
+def sessions(repl_root: Path) -> ReplSessions:
+    return ReplSessions(config(repl_root))
+
+
+@pytest.fixture(scope="module")
+def session(sessions: ReplSessions) -> Iterator[SessionState]:
+    state = sessions.create(OWNER)
+    yield state
+    sessions.close(state.id, OWNER)
+
+
+def run(sessions: ReplSessions, session: SessionState, code: str) -> CellResult:
+    return sessions.execute(session.id, OWNER, code)[1]
+
+
+def assert_answers(sessions: ReplSessions, session: SessionState) -> None:
+    cell = run(sessions, session, "6 * 7")
+    assert (cell.result, cell.error) == ("42", None), cell
+
+
+def assert_kept(sessions: ReplSessions, session: SessionState) -> None:
+    """The kernel was not restarted: the variable set first is still there."""
+    cell = run(sessions, session, "canary")
+    assert cell.result == "'alive'", cell
+
+
+def test_a_variable_lives_across_three_calls(sessions, session):
+    assert run(sessions, session, "canary = 'alive'; n = 1").error is None
+    assert run(sessions, session, "n += 1").error is None
+    cell = run(sessions, session, "n += 1; n")
+    assert (cell.result, cell.stdout, cell.error, cell.truncated) == ("3", "", None, False)
+    printed = run(sessions, session, "import sys; print('out'); print('err', file=sys.stderr)")
+    assert (printed.stdout, printed.stderr) == ("out\n", "err\n")
+
+
+def test_sockets_reach_nothing(sessions, session):
+    for target in ("('1.1.1.1', 80)", "('127.0.0.1', 6379)"):
+        cell = run(sessions, session, f"import socket; socket.create_connection({target}, 1)")
+        assert cell.error is not None, cell
+        assert cell.error["name"] in ("OSError", "ConnectionRefusedError"), cell.error
+    assert_kept(sessions, session)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/etc/shadow",
+        str(settings.DATA_HOME / "secret_key"),
+        str(settings.DATA_HOME / "macaron.sqlite3"),  # the served database (tests use another)
+        str(settings.DATA_HOME),
+    ],
+)
+def test_host_files_are_not_there(sessions, session, path):
+    cell = run(
+        sessions,
+        session,
+        f"import os; os.listdir({path!r}) if os.path.isdir({path!r}) else open({path!r}).read()",
+    )
+    assert cell.error is not None and cell.error["name"] == "FileNotFoundError", cell
+    assert_kept(sessions, session)
+
+
+def test_another_sessions_files_are_not_there(sessions, session, repl_root):
+    other = sessions.create("key:2")
+    try:
+        wrote = sessions.execute(other.id, "key:2", "open('secret.txt', 'w').write('key 2')")[1]
+        assert wrote.error is None
+        assert (repl_root / other.id / "home" / "secret.txt").exists()
+        for path in (repl_root / other.id / "home" / "secret.txt", repl_root):
+            cell = run(sessions, session, f"open({str(path)!r}).read()")
+            assert cell.error is not None and cell.error["name"] == "FileNotFoundError", cell
+        # Nor is it this session's: its home holds only what it wrote itself.
+        assert run(sessions, session, "import os; os.listdir()").result == "[]"
+        # And the other key is told the session does not exist, as for an unknown id.
+        with pytest.raises(SessionMissing):
+            sessions.execute(other.id, OWNER, "1")
+    finally:
+        sessions.close(other.id, "key:2")
+
+
+def test_writing_outside_home_fails(sessions, session):
+    for path in ("/usr/evil", "/etc/evil", "/evil", f"{sys.prefix}/evil"):
+        cell = run(sessions, session, f"open({path!r}, 'w')")
+        assert cell.error is not None, (path, cell)
+        assert "Read-only file system" in cell.error["value"] or cell.error["name"] in (
+            "FileNotFoundError",
+            "PermissionError",
+        ), (path, cell.error)
+    # Home and /tmp are the session's own.
+    cell = run(sessions, session, "open('/tmp/t', 'w').write('t') + open('mine', 'w').write('m')")
+    assert cell.result == "2", cell
+    assert_kept(sessions, session)
+
+
+def test_ptrace_from_a_c_call_is_refused(sessions, session):
+    code = (
+        "import ctypes, os\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "PTRACE_ATTACH = 16\n"
+        "(libc.ptrace(PTRACE_ATTACH, os.getppid(), 0, 0), ctypes.get_errno())"
+    )
+    assert run(sessions, session, code).result == "(-1, 1)"  # EPERM
+    assert_kept(sessions, session)
+
+
+def test_killing_the_parent_does_nothing(sessions, session):
+    cell = run(sessions, session, "import os, signal; os.kill(os.getppid(), signal.SIGKILL)")
+    assert cell.error is None and not cell.kernel_lost, cell
+    assert_kept(sessions, session)
+
+
+def test_a_memory_bomb_gets_a_memory_error(sessions, session):
+    cell = run(sessions, session, "hog = [bytes(10**7) for _ in range(1000)]")
+    assert cell.error is not None and cell.error["name"] == "MemoryError", cell
+    assert_kept(sessions, session)
+
+
+def test_an_endless_loop_is_interrupted_at_the_wall_time_limit(sessions, session):
+    cell = run(sessions, session, "while True: pass")
+    assert cell.timed_out and not cell.kernel_lost, cell
+    assert cell.error is not None and cell.error["name"] == "KeyboardInterrupt"
+    assert "wall-time limit" in cell.notes[0]
+    assert_kept(sessions, session)
+
+
+def test_100_mb_of_output_is_cut_to_the_budget(sessions, session):
+    cell = run(sessions, session, "import sys; sys.stdout.write('x' * 100_000_000)")
+    assert len(cell.stdout) <= 64 * 1024
+    if cell.kernel_lost:
+        # On a loaded host the kernel may still be sending at the wall-time limit, deaf to
+        # the interrupt: then it is restarted, and says so.
+        assert cell.timed_out and "restarted" in cell.notes[-1], cell
+        run(sessions, session, "canary = 'alive'")
+    else:
+        assert cell.truncated and any("dropped" in note for note in cell.notes), cell
+    cell = run(sessions, session, "for _ in range(2000): print('y' * 1000)")
+    assert cell.truncated and 0 < len(cell.stdout) <= 64 * 1024, cell.notes
+    assert_kept(sessions, session)
+
+
+def test_a_fork_bomb_hits_the_process_limit_and_the_session_restarts(sessions, session):
+    bomb = (
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        break\n"
+    )
+    cell = run(sessions, session, bomb)
+    assert cell.kernel_lost and "process limit" in cell.notes[-1], cell
+    assert _processes_of(65534) < 64  # the bomb's processes went with the old sandbox
+    assert_answers(sessions, session)
+    assert run(sessions, session, "open('mine').read()").result == "'m'"  # home is kept
+
+
+def test_a_kernel_that_kills_itself_is_restarted_with_a_message(sessions, session):
+    cell = run(sessions, session, "import os; os.kill(os.getpid(), 9)")
+    assert cell.kernel_lost and "restarted" in cell.notes[-1], cell
+    assert_answers(sessions, session)
+
+
+def test_a_session_outlives_the_process_that_started_it(sessions, repl_root):
+    script = (
+        "import sys; from studio.repl.sessions import ReplSessions; "
+        "from tests.studio.repl_fixtures import config; from pathlib import Path; "
+        "s = ReplSessions(config(Path(sys.argv[1]))); state = s.create('key:3'); "
+        "s.execute(state.id, 'key:3', 'left = 99'); print(state.id)"
+    )
+    started = subprocess.run(
+        [sys.executable, "-c", script, str(repl_root)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )
+    assert started.returncode == 0, started.stderr
+    session_id = started.stdout.strip().splitlines()[-1]
+    try:
+        assert sessions.execute(session_id, "key:3", "left + 1")[1].result == "100"
+    finally:
+        sessions.close(session_id, "key:3")
+
+
+def test_a_session_idles_out(repl_root):
+    root = repl_root / "idle"  # a root of its own: a sweep reaps every idle session in its root
+    quick = ReplSessions(config(root, idle_seconds=1.0))
+    swept, used = quick.create("key:4"), quick.create("key:4")
+    try:
+        assert quick.reap_idle(now=swept.last_used_at + 0.9) == []
+        time.sleep(1.1)
+        # Used after the limit, before any sweep: reaped all the same.
+        with pytest.raises(SessionReaped):
+            quick.execute(used.id, "key:4", "1")
+        assert quick.reap_idle() == [swept.id]
+        for state in (swept, used):
+            assert not sandbox_alive(state.pid, marker=state.id)
+            assert sorted(p.name for p in (root / state.id).iterdir()) == ["lock", "state.json"]
+        with pytest.raises(SessionReaped):
+            quick.execute(swept.id, "key:4", "1")
+        assert [s.status for s in quick.owned("key:4")] == ["reaped", "reaped"]
+        quick.close(swept.id, "key:4")
+        with pytest.raises(SessionMissing):
+            quick.execute(swept.id, "key:4", "1")
+    finally:
+        quick.close_all()  # also when an assertion failed: no kernel outlives the test
+
+
+def test_unknown_and_malformed_ids_are_missing(sessions):
+    for session_id in ("0123456789abcdef", "../../etc", "", "a" * 100):
+        with pytest.raises(SessionMissing):
+            sessions.execute(session_id, OWNER, "1")
+
+
+def _processes_of(uid: int) -> int:
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                status = Path(f"/proc/{entry}/status").read_text()
+            except OSError:
+                continue
+            if f"\nUid:\t{uid}\t" in status:
+                count += 1
+    return count
+
+
+def test_state_is_plain_json(session, repl_root):
+    state = json.loads((repl_root / session.id / "state.json").read_text())
+    assert state["owner"] == OWNER and state["status"] == "running"
