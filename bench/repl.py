@@ -1,0 +1,161 @@
+"""REPL benchmark: what a sandboxed session costs per cell, alone and with 8 sessions at once,
+beside a plain Jupyter kernel (no bubblewrap, no limits, loopback TCP) in the same run.
+
+    .venv/bin/python -m bench.repl [--cells 40] [--sessions 8] [--json bench/results/repl.json]
+
+Per-cell overhead is submit to result for `1+1`, through `ReplSessions.execute` as the API's
+view calls it (its flock, its state file, a fresh client connection each call). The reference
+drives a kernel that `jupyter_client` starts the usual way with one long-lived client, so the
+ratio is what the sandbox and the session bookkeeping add. Also: a session's start (kernel up
+and answering), median over the sessions started. Prints one table of medians and p95s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from jupyter_client.manager import start_new_kernel
+
+from studio.repl.sandbox import Identity, Limits
+from studio.repl.sessions import ReplConfig, ReplSessions
+
+CODE = "1+1"
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def figures(seconds: list[float]) -> dict[str, float]:
+    return {
+        "median_ms": round(statistics.median(seconds) * 1000, 2),
+        "p95_ms": round(p95(seconds) * 1000, 2),
+        "n": len(seconds),
+    }
+
+
+def bench_config(root: Path) -> ReplConfig:
+    """The service's defaults (studio/settings.py), in a root of the bench's own."""
+    return ReplConfig(
+        root=root,
+        limits=Limits(
+            cpu_seconds=600,
+            memory_bytes=1 << 30,
+            processes=64,
+            open_files=256,
+            file_bytes=64 << 20,
+            tmp_bytes=64 << 20,
+        ),
+        identity=Identity(uid=65534, gid=65534),
+        idle_seconds=1800.0,
+        cell_seconds=30.0,
+        output_bytes=256 * 1024,
+        max_sessions_per_owner=64,
+    )
+
+
+def timed_cells(run: Callable[[], Any], cells: int) -> list[float]:
+    seconds = []
+    for _ in range(cells):
+        started = time.perf_counter()
+        run()
+        seconds.append(time.perf_counter() - started)
+    return seconds
+
+
+def plain_kernel(cells: int) -> list[float]:
+    manager, client = start_new_kernel(kernel_name="python3")
+
+    def run() -> None:
+        client.execute_interactive(CODE, timeout=30, output_hook=lambda message: None)
+
+    try:
+        run()  # warm, as a session's first cell is
+        return timed_cells(run, cells)
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+
+
+def sandboxed(root: Path, sessions_at_once: int, cells: int) -> dict[str, Any]:
+    sessions = ReplSessions(bench_config(root))
+    starts: list[float] = []
+    ids: list[str] = []
+    for _ in range(sessions_at_once):
+        started = time.perf_counter()
+        ids.append(sessions.create("bench").id)
+        sessions.execute(ids[-1], "bench", CODE)  # up and answering
+        starts.append(time.perf_counter() - started)
+    alone = timed_cells(lambda: sessions.execute(ids[0], "bench", CODE), cells)
+    together: list[float] = []
+    lock = threading.Lock()
+
+    def one(session_id: str) -> None:
+        seconds = timed_cells(lambda: sessions.execute(session_id, "bench", CODE), cells)
+        with lock:
+            together.extend(seconds)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    sessions.close_all()
+    return {"start": figures(starts), "alone": figures(alone), "together": figures(together)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cells", type=int, default=40, help="cells a session runs, timed")
+    parser.add_argument("--sessions", type=int, default=8, help="sessions running at once")
+    parser.add_argument("--json", type=Path, default=Path("bench/results/repl.json"))
+    args = parser.parse_args(argv)
+    # Socket paths must fit in 108 bytes: a short root under /tmp.
+    root = Path(tempfile.mkdtemp(prefix="repl-bench-", dir="/tmp"))
+    try:
+        reference = figures(plain_kernel(args.cells))
+        ours = sandboxed(root, args.sessions, args.cells)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    rows = [
+        ("plain kernel, one client (reference)", reference, reference),
+        ("session, alone", ours["alone"], reference),
+        (f"session, {args.sessions} at once (each cell)", ours["together"], reference),
+    ]
+    print(f"{'`1+1`, submit to result':<44} {'median ms':>10} {'p95 ms':>8} {'x reference':>12}")
+    for name, row, ref in rows:
+        ratio = row["median_ms"] / ref["median_ms"]
+        print(f"{name:<44} {row['median_ms']:>10} {row['p95_ms']:>8} {ratio:>11.2f}x")
+    start = ours["start"]
+    print(
+        f"session start, kernel answering: median {start['median_ms']:.0f} ms, p95 "
+        f"{start['p95_ms']:.0f} ms ({start['n']} sessions)"
+    )
+    report = {
+        "cells": args.cells,
+        "sessions": args.sessions,
+        "cpus": os.cpu_count(),
+        "plain_kernel": reference,
+        **ours,
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
