@@ -68,7 +68,7 @@ def timed_generate(
         return_tensors="pt",
         add_special_tokens=False,
         padding=True,
-    )
+    ).to(model.device)
     with torch.inference_mode():
         out = model.generate(
             **inputs,
@@ -103,9 +103,13 @@ def main() -> None:
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
 
+    # On a GPU host (bench/run --profile gpu) the references run there too, in the checkpoint's
+    # own dtype, as vLLM does; on a CPU, fp32, as our engine runs.
+    on = "cuda" if torch.cuda.is_available() else "cpu"
+    dtype = torch.float32 if on == "cpu" else "auto"
+
     def base() -> Any:
-        # fp32, as our engine runs on this CPU.
-        return AutoModelForCausalLM.from_pretrained(settings.model, dtype=torch.float32).eval()
+        return AutoModelForCausalLM.from_pretrained(settings.model, dtype=dtype).to(on).eval()
 
     plain = base()
     with_adapters = with_experts(base(), settings.adapter_root).eval()

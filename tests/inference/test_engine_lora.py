@@ -171,8 +171,12 @@ def near_tie_at(tokenizer: Any, reference: Reference, ours: str, step: int) -> f
     margin, second = reference.runner_up[step]
     if margin >= NEAR_TIE:
         return None
+    before = tokenizer.decode(reference.ids[:step], skip_special_tokens=True)
     taken = tokenizer.decode([*reference.ids[:step], second], skip_special_tokens=True)
-    return margin if ours.startswith(taken.rstrip("\ufffd")) else None
+    taken = taken.rstrip("\ufffd")
+    if taken == before:  # the second-best adds no text (end of sequence): we must stop there
+        return margin if ours == before else None
+    return margin if ours.startswith(taken) else None
 
 
 def test_every_expert_and_the_base_model_decode_what_peft_decodes(
