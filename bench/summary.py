@@ -51,8 +51,8 @@ def engine(data: dict[str, Any]) -> list[Figure]:
         out.append(
             Figure(
                 "engine",
-                f"{row['what']} tok/s, {window.replace('_', '-')} "
-                f"(x{ratio['min']:g}..{ratio['max']:g})",
+                f"{row['what']}, {'e2e' if window == 'end_to_end' else window} tok/s "
+                f"(runs {ratio['min']:.2f}-{ratio['max']:.2f}x)",
                 ours,
                 reference,
                 reference_is,
