@@ -215,7 +215,15 @@ def test_every_expert_and_the_base_model_decode_what_peft_decodes(
             f"\n peft: {reference[key].text!r}\n ours: {ours[key]!r}"
         )
         near_ties.append((key, step, round(margin, 4)))
-    print(f"{len(keys)} outputs, {len(near_ties)} near-tie divergences: {near_ties}")
+    unlike_base = {
+        name: sum(ours[(name, i)] != ours[(None, i)] for i in range(len(PROMPTS)))
+        for name in sorted(EXPERTS)
+    }
+    print(
+        f"{len(keys)} outputs, {len(near_ties)} near-tie divergences: {near_ties}; "
+        f"prompts (of {len(PROMPTS)}) where each expert's text differs from the base's: "
+        f"{unlike_base}"
+    )
     assert len(near_ties) <= MAX_NEAR_TIES, near_ties
 
 
