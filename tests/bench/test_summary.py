@@ -7,28 +7,55 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+from bench.engine import run_ratios, summarise
+from bench.engine_timing import MIXED
 from bench.summary import engine, pipeline, scale
+from inference.experts import EXPERTS
 from inference.paths import REPO_ROOT
 
-ENGINE = {
-    "ceiling_tok_s": 40.0,
-    "rows": [
-        {"what": "base", "vllm_tok_s": 20.0, "transformers_tok_s": 15.0},
-        {"what": "chat", "vllm_tok_s": 17.0, "transformers_tok_s": 15.0},  # 0.85 of base
-        {"what": "ui", "vllm_tok_s": 14.0, "transformers_tok_s": 15.0},  # below both
-        {"what": "8 concurrent, 4 experts", "vllm_tok_s": 40.0, "transformers_tok_s": 15.0},
-    ],
-}
+
+def engine_run(ours_chat: float, ours_mixed: float) -> dict[str, Any]:
+    """One run's record as bench/engine.py writes it: every side at 10 tok/s end to end and
+    12 decoding, but for our chat expert and our 8 mixed streams."""
+    figures = {
+        f"{side}/{what}": {"end_to_end_tok_s": 10.0, "decode_tok_s": 12.0}
+        for side in ("ours", "transformers", "merged")
+        for what in ("base", *sorted(EXPERTS))
+    }
+    figures[f"peft_batched/{MIXED}"] = {"end_to_end_tok_s": 40.0, "decode_tok_s": 45.0}
+    figures[f"ours/{MIXED}"] = {"end_to_end_tok_s": ours_mixed, "decode_tok_s": ours_mixed}
+    figures["ours/chat"] = {"end_to_end_tok_s": ours_chat, "decode_tok_s": ours_chat}
+    return {
+        "tokens": 8,
+        "memory_bandwidth_gbs": 20.0,
+        "ceiling_tok_s": 14.0,
+        "figures": figures,
+        "ratios": run_ratios(figures, 14.0, with_stock=False),
+    }
 
 
-def test_engine_targets_are_met_or_not_by_the_figures() -> None:
-    met = {(f.what, f.reference_is): f.met for f in engine(ENGINE)}
-    assert met[("chat tok/s", "transformers+peft")] is True
-    assert met[("chat tok/s", "our base")] is True
-    assert met[("ui tok/s", "transformers+peft")] is False
-    assert met[("ui tok/s", "our base")] is False
-    assert met[("8 concurrent over 4 experts tok/s", "transformers, one after another")] is False
+# The median run decides: chat beats peft in two of three runs, the 8 streams in one.
+ENGINE = summarise(
+    [engine_run(11.0, 30.0), engine_run(9.0, 50.0), engine_run(12.0, 35.0)],
+    ["run-1.json", "run-2.json", "run-3.json"],
+)
+
+
+def test_engine_targets_are_met_or_not_by_the_median_run() -> None:
+    met = {(f.what.split(",")[0], f.reference_is): f.met for f in engine(ENGINE)}
+    assert met[("chat", "transformers")] is True
+    assert met[("ui", "transformers")] is True  # 1.0x meets >= 1.0x
+    assert met[(MIXED, "peft_batched")] is False
+    # 12 of a 14 tok/s ceiling, judged on decode: 0.86 >= 0.8
+    assert met[("base", "bandwidth ceiling")] is True
+    assert met[("chat", "merged")] is None  # no target: shown, not judged
+
+
+def test_engine_ratios_carry_their_spread_over_runs() -> None:
+    chat = next(r for r in ENGINE["ratios"] if r["ours"] == "ours/chat" and r["target"])
+    assert chat["end_to_end"] == {"min": 0.9, "median": 1.1, "max": 1.2}
 
 
 def test_first_render_over_50_ms_misses_its_target() -> None:
