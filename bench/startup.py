@@ -1,6 +1,7 @@
 """Start-up benchmark: how long the worker takes from a cold process to ready, and where it goes.
 
-    .venv/bin/python -m bench.startup [--runs 3] [--configs off,on] [--out DIR]
+    .venv/bin/python -m bench.startup [--runs 3] [--configs off,fork,on] [--out DIR]
+                                      [--json bench/results/startup.json]
 
 Starts the real worker as the stack starts it (`Stack.start_worker`: Celery with the vLLM
 engine, against the embedded Redis, on a throwaway migrated database), `--runs` times for each
@@ -10,13 +11,16 @@ ready file. The phases are the ones the worker and its engine-core process log t
 (`inference.startup_phases` lines in the worker's log), not estimates. Prints min/median/max per
 phase and configuration, and writes one small JSON per run under `--out`.
 
-Configurations (each a set of the settings start-up reads; see README "Worker start-up"):
-- `off`: as the worker ran before issue 17: no grammar cache, grammar compiled at warm-up.
-- `on`: the grammar cache (`MACARON_GRAMMAR_CACHE=1`), with a cache already written.
-- `on-cold`: the grammar cache with an empty cache folder (what the first start after a schema
-  or tokenizer change pays: the compile plus writing the cache).
-- `precompile`: the engine core compiles the warm-up grammar while it loads the model
-  (`MACARON_GRAMMAR_PRECOMPILE=1`), no cache.
+Configurations (each a set of the settings start-up reads; README, "Configuration"):
+- `off`: as the worker started before issue 17: vLLM spawns its engine core, and the UI4A
+  grammar is compiled when the warm-up asks for it.
+- `fork`: the engine core is forked from the worker (`MACARON_ENGINE_FORK=1`).
+- `precompile`: spawned, but the engine core compiles the warm-up's grammar on a thread while
+  it loads the model (`MACARON_GRAMMAR_PRECOMPILE=1`).
+- `on`: both.
+- `cache`: spawned, with the compiled-grammar cache (`MACARON_GRAMMAR_CACHE=1`), filled by one
+  start before the measured ones. It does not pay for the UI4A grammar (see grammar_cache.py):
+  grammars that large are compiled, not stored.
 The page cache is warm in every run (the model was read before): a worker that starts after a
 reboot reads the model's 0.5 GB from disk on top.
 """
@@ -136,8 +140,9 @@ def table(runs: dict[str, list[dict[str, Any]]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--configs", default="off,on")
+    parser.add_argument("--configs", default="off,fork,on")
     parser.add_argument("--out", type=Path, default=Path("bench/results/startup"))
+    parser.add_argument("--json", type=Path, help="also write each configuration's totals here")
     args = parser.parse_args()
     configs = args.configs.split(",")
     unknown = set(configs) - set(CONFIGS)
@@ -152,7 +157,7 @@ def main() -> None:
     runs: dict[str, list[dict[str, Any]]] = {config: [] for config in configs}
     try:
         stack.start_redis(free_port())
-        if "cache" in configs:  # the cache the "cache" runs read: written by a start of its own
+        if "cache" in configs:  # the cache the "cache" runs read, written by a start of its own
             print("writing the grammar cache (one start, not counted)", flush=True)
             run_once(stack, "startup-fill", CONFIGS["cache"])
         for index in range(args.runs):
@@ -177,6 +182,9 @@ def main() -> None:
         stack.stop()
     print()
     print(table(runs))
+    if args.json:
+        totals = {config: [run["total_s"] for run in found] for config, found in runs.items()}
+        args.json.write_text(json.dumps({"total_s": totals}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
