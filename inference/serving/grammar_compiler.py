@@ -8,7 +8,9 @@ engine core (`request_precompile`, through the environment, which a spawned or f
 core inherits), and the engine core compiles it on a thread of its own as soon as it starts,
 while its main thread loads the model; the warm-up then finds it compiled. The early compile
 builds its own tokenizer table from the model's tokenizer and is used only if that table equals
-vLLM's, token for token; otherwise the grammar is compiled again, as without it.
+vLLM's, token for token; otherwise the grammar is compiled again, as without it. Off by
+default: on 2 cores it did not pay (the load and the compile slow each other; bench/RESULTS.md,
+"Worker start-up").
 
 `install` (from our vLLM plugin, in every process vLLM starts) makes vLLM's xgrammar backend
 build `CachingGrammarCompiler`s.
