@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -231,6 +232,27 @@ def registry(data: dict[str, Any]) -> list[Figure]:
     ]
 
 
+def startup(data: dict[str, Any]) -> list[Figure]:
+    """Seconds from spawning a worker to its ready signal, median over the runs (bench/startup.py):
+    with the engine core forked (`fork`, the setting that paid) against the start-up before
+    issue 17 (`off`), in the same run."""
+    totals = data["total_s"]
+    if "fork" not in totals or "off" not in totals:
+        return []
+    ours, before = statistics.median(totals["fork"]), statistics.median(totals["off"])
+    return [
+        Figure(
+            "startup",
+            "worker ready s (median)",
+            ours,
+            before,
+            "spawn, grammar at warm-up",
+            "<= 30 s",
+            ours <= 30,
+        )
+    ]
+
+
 SOURCES: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
     "ui4a_tokens.json": ui4a_tokens,
     "router.json": router,
@@ -241,6 +263,7 @@ SOURCES: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
     "pipeline.json": pipeline,
     "scale.json": scale,
     "ui4a_bench/results.json": ui4a_bench,
+    "startup.json": startup,
 }
 
 

@@ -27,6 +27,13 @@ class EngineSettings:
     # host must split its cores: OpenMP threads spin while they wait, and two 2-thread engines
     # on 2 cores decoded 8x slower than one (bench/RESULTS.md).
     cpu_threads: int | None
+    # Start vLLM's engine-core process by forking this one rather than spawning a fresh
+    # interpreter: the child then has vLLM and torch imported already, which a spawned one
+    # spends most of its start importing again (bench/RESULTS.md, "Worker start-up").
+    engine_core_fork: bool = False
+    # Have the engine core compile the warm-up's grammar on a thread while it loads the model,
+    # rather than when the warm-up asks for it (inference/serving/grammar_compiler.py).
+    grammar_precompile: bool = False
 
     @classmethod
     def from_env(cls) -> EngineSettings:
@@ -42,6 +49,8 @@ class EngineSettings:
             max_lora_rank=int(env("MACARON_MAX_LORA_RANK", "16")),
             tensor_parallel_size=int(env("MACARON_TENSOR_PARALLEL", "1")),
             cpu_threads=int(env("MACARON_ENGINE_THREADS", "0")) or None,
+            engine_core_fork=env("MACARON_ENGINE_FORK", "0") == "1",
+            grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -13,8 +13,10 @@ import os
 import queue
 import threading
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from inference import startup_phases
 from inference.loras import AdapterRef, local_ref
 from inference.protocol import Delta, GenerationRequest
 from inference.serving.cpu_lora import WRAPPER
@@ -28,6 +30,49 @@ log = logging.getLogger(__name__)
 _END = object()
 
 
+@contextmanager
+def _precompile_requested(config: Any, schema: str | None) -> Iterator[None]:
+    """While vLLM starts its engine core, ask it to compile `schema` early (when not None)."""
+    if schema is None:
+        yield
+        return
+    from inference.serving import grammar_compiler
+
+    grammar_compiler.request_precompile(
+        schema,
+        tokenizer=config.model_config.tokenizer,
+        vocab_size=config.model_config.get_vocab_size(),
+        options=grammar_compiler.vllm_json_options(
+            config.structured_outputs_config.disable_any_whitespace
+        ),
+    )
+    try:
+        yield
+    finally:  # the engine core has it now; no later process of ours should
+        os.environ.pop(grammar_compiler.PRECOMPILE_REQUEST, None)
+
+
+@contextmanager
+def _engine_core_started_by(fork: bool) -> Iterator[None]:
+    """With `fork`, vLLM starts its engine-core process by forking this one. Its CPU platform
+    asks for spawn (it sets the variable while the config is made, so this comes after), for
+    safety's sake: a fork inherits this process's threads' locks and OpenMP's state. Here the
+    worker has run no torch work yet when the engine starts, and vLLM forks its engine core by
+    default on GPUs from the same kind of process; the variable is put back once it started."""
+    if not fork:
+        yield
+        return
+    before = os.environ.get("VLLM_WORKER_MULTIPROC_METHOD")
+    os.environ["VLLM_WORKER_MULTIPROC_METHOD"] = "fork"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("VLLM_WORKER_MULTIPROC_METHOD", None)
+        else:
+            os.environ["VLLM_WORKER_MULTIPROC_METHOD"] = before
+
+
 class VllmEngine:
     """The real engine: base model plus one LoRA adapter per expert, with `enable_lora`."""
 
@@ -37,11 +82,15 @@ class VllmEngine:
         *,
         count_prefix_cache: bool = False,
         lora_wrapper: str = WRAPPER,
+        warm_up_schema: str | None = None,
     ) -> None:
         """`lora_wrapper` is the punica wrapper a CPU engine must prove it runs before it
         starts: ours, except for a benchmark's "vLLM as it comes" reference, which proves it
-        runs vLLM's own (`lora_path_check.STOCK_WRAPPER`)."""
+        runs vLLM's own (`lora_path_check.STOCK_WRAPPER`). `warm_up_schema` is the JSON schema
+        (as vLLM will be given it) that the first request decodes under: with the settings'
+        `grammar_precompile`, the engine core compiles it while it loads the model."""
         self.settings = settings
+        self._warm_up_schema = warm_up_schema
         self._lora_wrapper = lora_wrapper
         self._prefix_counter = PrefixCacheCounter() if count_prefix_cache else None
         # CPU builds size their KV cache from this; harmless on GPUs.
@@ -64,9 +113,10 @@ class VllmEngine:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     async def _build(self) -> Any:
-        from vllm.engine.arg_utils import AsyncEngineArgs
-        from vllm.platforms import current_platform
-        from vllm.v1.engine.async_llm import AsyncLLM
+        with startup_phases.phase("engine imports (vllm's engine modules)"):
+            from vllm.engine.arg_utils import AsyncEngineArgs
+            from vllm.platforms import current_platform
+            from vllm.v1.engine.async_llm import AsyncLLM
 
         on_cpu = current_platform.is_cpu()
         if on_cpu and self.settings.tensor_parallel_size == 1:
@@ -100,10 +150,21 @@ class VllmEngine:
             worker_extension_cls=PROBE if on_cpu else "",
         )
         loggers = [self._prefix_counter.logger_factory()] if self._prefix_counter else None
-        llm = AsyncLLM.from_engine_args(args, stat_loggers=loggers)
+        # Starts vLLM's engine-core process, which loads the model and logs its own phases.
+        with startup_phases.phase("engine construction", fork=self.settings.engine_core_fork):
+            config = args.create_engine_config()
+            precompile = self._warm_up_schema if self.settings.grammar_precompile else None
+            with (
+                _precompile_requested(config, precompile),
+                _engine_core_started_by(on_cpu and self.settings.engine_core_fork),
+            ):
+                llm = AsyncLLM.from_vllm_config(
+                    config, stat_loggers=loggers, disable_log_stats=args.disable_log_stats
+                )
         if on_cpu:
             try:
-                await verify_lora_path(llm, self._lora_wrapper)
+                with startup_phases.phase("lora path check"):
+                    await verify_lora_path(llm, self._lora_wrapper)
             except BaseException:
                 llm.shutdown()
                 raise

@@ -9,11 +9,13 @@ Tests may install another engine (a fake, in unit tests only); production code n
 from __future__ import annotations
 
 import atexit
+import json
 import logging
 import threading
 
+from inference import startup_phases
 from inference.loras import AdapterRef
-from inference.protocol import Engine
+from inference.protocol import Engine, GenerationRequest
 from inference.serving.engine import VllmEngine
 from inference.serving.prompts import request_for
 from inference.settings import EngineSettings
@@ -35,20 +37,27 @@ def start_engine(*, warm_up_with: AdapterRef | None = None) -> Engine:
         if _engine is None:
             settings = EngineSettings.from_env()
             log.info("starting the engine for %s (%s)", settings.profile, settings.model)
-            _engine = VllmEngine(settings)
-            _warm_up(_engine, warm_up_with)
+            warm_up = _warm_up_request(warm_up_with)
+            schema = json.dumps(warm_up.json_schema) if warm_up.json_schema else None
+            _engine = VllmEngine(settings, warm_up_schema=schema)
+            _warm_up(_engine, warm_up)
             atexit.register(stop_engine)
         return _engine
 
 
-def _warm_up(engine: Engine, ui_adapter: AdapterRef | None) -> None:
-    """Compile the UI4A grammar and cache the ui expert's system prompt before the first user
-    asks, so their first token is not spent on one-off work."""
-    request = request_for(
+def _warm_up_request(ui_adapter: AdapterRef | None) -> GenerationRequest:
+    return request_for(
         request_id="warm-up", expert="ui", prompt="warm up", max_tokens=2, adapter=ui_adapter
     )
-    for _ in engine.stream(request):
-        pass
+
+
+def _warm_up(engine: Engine, request: GenerationRequest) -> None:
+    """Compile the UI4A grammar and cache the ui expert's system prompt before the first user
+    asks, so their first token is not spent on one-off work."""
+    with startup_phases.phase("warm-up") as detail:
+        for delta in engine.stream(request):
+            if delta.adapter_load_ms is not None:
+                detail["adapter_load_s"] = round(delta.adapter_load_ms / 1000, 4)
 
 
 def install_engine(engine: Engine | None) -> None:

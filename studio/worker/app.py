@@ -2,16 +2,27 @@
 
 Importing it registers what only a worker runs: the tasks, the remote-control commands that
 load and unload adapters, and the signals that start and stop the engine (`lifecycle`).
-Django is set up first because those modules read the models when imported."""
+Django is set up first because those modules read the models when imported. Each step logs its
+start-up phase (`inference.startup_phases`): the interpreter and Celery's imports end here."""
 
 from __future__ import annotations
 
-import django
+import time
 
-from studio.celery import app
+from inference import startup_phases
 
-django.setup()
+startup_phases.record(
+    "interpreter and celery imports", startup_phases.process_started_at(), time.time()
+)
 
-from studio.worker import control, lifecycle, tasks  # noqa: E402
+import django  # noqa: E402
+
+from studio.celery import app  # noqa: E402
+
+with startup_phases.phase("django setup"):
+    django.setup()
+
+with startup_phases.phase("worker imports (torch, vllm)"):
+    from studio.worker import control, lifecycle, tasks
 
 __all__ = ["app", "control", "lifecycle", "tasks"]

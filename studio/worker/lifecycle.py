@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from django.conf import settings
 from django.db import DatabaseError, connections
 from django.utils import timezone
 
+from inference import startup_phases
 from inference.serving import hosting
 from studio.selectors import expert_resolve
 from studio.services.adapters import adapters_sync_builtin
@@ -49,8 +51,9 @@ def _sync_builtin_adapters() -> Any:
     """Record the built-in experts' adapters (new or retrained ones under the adapter root)
     before the engine starts, and return the ui expert's registered version to warm up with."""
     try:
-        adapters_sync_builtin()
-        resolved = expert_resolve(name="ui")
+        with startup_phases.phase("adapter registry sync"):
+            adapters_sync_builtin()
+            resolved = expert_resolve(name="ui")
     except DatabaseError:
         log.exception("the adapter registry is not readable (run migrate); serving from folders")
         return None
@@ -112,6 +115,8 @@ def generations_sweep(*, worker: str) -> None:
 @signals.worker_ready.connect
 def announce_ready(sender: Any = None, **_: Any) -> None:
     """Touch `<run dir>/<worker name>.ready`, which the stack launcher waits for."""
+    now = time.time()
+    startup_phases.record("ready", now, now)
     run_dir = os.environ.get("MACARON_RUN_DIR")
     if run_dir and sender is not None:
         name = str(sender.hostname).split("@", 1)[0]
