@@ -6,7 +6,8 @@ beside a plain Jupyter kernel (no bubblewrap, no limits, loopback TCP) in the sa
 Per-cell overhead is submit to result for `1+1`, through `ReplSessions.execute` as the API's
 view calls it (its flock, its state file, a fresh client connection each call). The reference
 drives a kernel that `jupyter_client` starts the usual way with one long-lived client, so the
-ratio is what the sandbox and the session bookkeeping add. Also: a session's start (kernel up
+ratio is what the sandbox and the session bookkeeping add; 8 plain kernels at once are the
+reference for 8 sessions at once. Also: a session's start (kernel up
 and answering), median over the sessions started. Prints one table of medians and p95s.
 """
 
@@ -77,18 +78,41 @@ def timed_cells(run: Callable[[], Any], cells: int) -> list[float]:
     return seconds
 
 
-def plain_kernel(cells: int) -> list[float]:
-    manager, client = start_new_kernel(kernel_name="python3")
+def all_at_once(work: Callable[[int], list[float]], n: int) -> list[float]:
+    """Every cell time of `n` threads running `work(i)` at once."""
+    seconds: list[float] = []
+    lock = threading.Lock()
 
-    def run() -> None:
-        client.execute_interactive(CODE, timeout=30, output_hook=lambda message: None)
+    def one(i: int) -> None:
+        mine = work(i)
+        with lock:
+            seconds.extend(mine)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return seconds
+
+
+def plain_kernels(n: int, cells: int) -> tuple[list[float], list[float]]:
+    """Cell times of one plain kernel alone, then of `n` plain kernels at once."""
+    kernels = [start_new_kernel(kernel_name="python3") for _ in range(n)]
+
+    def run(i: int) -> None:
+        kernels[i][1].execute_interactive(CODE, timeout=30, output_hook=lambda message: None)
 
     try:
-        run()  # warm, as a session's first cell is
-        return timed_cells(run, cells)
+        for i in range(n):
+            run(i)  # warm, as a session's first cell is
+        alone = timed_cells(lambda: run(0), cells)
+        together = all_at_once(lambda i: timed_cells(lambda: run(i), cells), n)
+        return alone, together
     finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
+        for manager, client in kernels:
+            client.stop_channels()
+            manager.shutdown_kernel(now=True)
 
 
 def sandboxed(root: Path, sessions_at_once: int, cells: int) -> dict[str, Any]:
@@ -101,19 +125,10 @@ def sandboxed(root: Path, sessions_at_once: int, cells: int) -> dict[str, Any]:
         sessions.execute(ids[-1], "bench", CODE)  # up and answering
         starts.append(time.perf_counter() - started)
     alone = timed_cells(lambda: sessions.execute(ids[0], "bench", CODE), cells)
-    together: list[float] = []
-    lock = threading.Lock()
-
-    def one(session_id: str) -> None:
-        seconds = timed_cells(lambda: sessions.execute(session_id, "bench", CODE), cells)
-        with lock:
-            together.extend(seconds)
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in ids]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    together = all_at_once(
+        lambda i: timed_cells(lambda: sessions.execute(ids[i], "bench", CODE), cells),
+        sessions_at_once,
+    )
     sessions.close_all()
     return {"start": figures(starts), "alone": figures(alone), "together": figures(together)}
 
@@ -127,19 +142,22 @@ def main(argv: list[str] | None = None) -> int:
     # Socket paths must fit in 108 bytes: a short root under /tmp.
     root = Path(tempfile.mkdtemp(prefix="repl-bench-", dir="/tmp"))
     try:
-        reference = figures(plain_kernel(args.cells))
+        plain_alone, plain_together = plain_kernels(args.sessions, args.cells)
         ours = sandboxed(root, args.sessions, args.cells)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    reference = {"alone": figures(plain_alone), "together": figures(plain_together)}
+    at_once = f"{args.sessions} at once (each cell)"
     rows = [
-        ("plain kernel, one client (reference)", reference, reference),
-        ("session, alone", ours["alone"], reference),
-        (f"session, {args.sessions} at once (each cell)", ours["together"], reference),
+        ("plain kernel, alone (reference)", reference["alone"], reference["alone"]),
+        ("session, alone", ours["alone"], reference["alone"]),
+        (f"plain kernels, {at_once} (reference)", reference["together"], reference["together"]),
+        (f"sessions, {at_once}", ours["together"], reference["together"]),
     ]
-    print(f"{'`1+1`, submit to result':<44} {'median ms':>10} {'p95 ms':>8} {'x reference':>12}")
+    print(f"{'`1+1`, submit to result':<50} {'median ms':>10} {'p95 ms':>8} {'x reference':>12}")
     for name, row, ref in rows:
         ratio = row["median_ms"] / ref["median_ms"]
-        print(f"{name:<44} {row['median_ms']:>10} {row['p95_ms']:>8} {ratio:>11.2f}x")
+        print(f"{name:<50} {row['median_ms']:>10} {row['p95_ms']:>8} {ratio:>11.2f}x")
     start = ours["start"]
     print(
         f"session start, kernel answering: median {start['median_ms']:.0f} ms, p95 "
@@ -149,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         "cells": args.cells,
         "sessions": args.sessions,
         "cpus": os.cpu_count(),
-        "plain_kernel": reference,
+        "plain_kernels": reference,
         **ours,
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
