@@ -14,6 +14,7 @@ and answering), median over the sessions started. Prints one table of medians an
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -28,9 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import django
 from jupyter_client.manager import start_new_kernel
 
-from studio.repl.sandbox import Identity, Limits
 from studio.repl.sessions import ReplConfig, ReplSessions
 
 CODE = "1+1"
@@ -50,23 +51,13 @@ def figures(seconds: list[float]) -> dict[str, float]:
 
 
 def bench_config(root: Path) -> ReplConfig:
-    """The service's defaults (studio/settings.py), in a root of the bench's own."""
-    return ReplConfig(
-        root=root,
-        limits=Limits(
-            cpu_seconds=600,
-            memory_bytes=1 << 30,
-            processes=64,
-            open_files=256,
-            file_bytes=64 << 20,
-            tmp_bytes=64 << 20,
-        ),
-        identity=Identity(uid=65534, gid=65534),
-        idle_seconds=1800.0,
-        cell_seconds=30.0,
-        output_bytes=256 * 1024,
-        max_sessions_per_owner=64,
-    )
+    """The service's configuration (studio/settings.py), in a root of the bench's own, and
+    room for every session the bench starts under one owner."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
+    django.setup()
+    from studio.services.repl import repl_config
+
+    return dataclasses.replace(repl_config(), root=root, max_sessions_per_owner=64)
 
 
 def timed_cells(run: Callable[[], Any], cells: int) -> list[float]:

@@ -34,25 +34,28 @@ def repl_owner_for_key(api_key: ApiKey) -> str:
     return f"key:{api_key.pk}"
 
 
-def repl_sessions() -> ReplSessions:
-    return ReplSessions(
-        ReplConfig(
-            root=settings.MACARON_REPL_HOME,
-            limits=Limits(
-                cpu_seconds=settings.MACARON_REPL_CPU_SECONDS,
-                memory_bytes=settings.MACARON_REPL_MEMORY_BYTES,
-                processes=settings.MACARON_REPL_PROCESSES,
-                open_files=settings.MACARON_REPL_OPEN_FILES,
-                file_bytes=settings.MACARON_REPL_FILE_BYTES,
-                tmp_bytes=settings.MACARON_REPL_TMP_BYTES,
-            ),
-            identity=Identity(uid=settings.MACARON_REPL_UID, gid=settings.MACARON_REPL_GID),
-            idle_seconds=settings.MACARON_REPL_IDLE_SECONDS,
-            cell_seconds=settings.MACARON_REPL_CELL_SECONDS,
-            output_bytes=settings.MACARON_REPL_OUTPUT_BYTES,
-            max_sessions_per_owner=settings.MACARON_REPL_MAX_SESSIONS,
-        )
+def repl_config() -> ReplConfig:
+    """The sessions' root, limits and times, from settings (bench/repl.py times these too)."""
+    return ReplConfig(
+        root=settings.MACARON_REPL_HOME,
+        limits=Limits(
+            cpu_seconds=settings.MACARON_REPL_CPU_SECONDS,
+            memory_bytes=settings.MACARON_REPL_MEMORY_BYTES,
+            processes=settings.MACARON_REPL_PROCESSES,
+            open_files=settings.MACARON_REPL_OPEN_FILES,
+            file_bytes=settings.MACARON_REPL_FILE_BYTES,
+            tmp_bytes=settings.MACARON_REPL_TMP_BYTES,
+        ),
+        identity=Identity(uid=settings.MACARON_REPL_UID, gid=settings.MACARON_REPL_GID),
+        idle_seconds=settings.MACARON_REPL_IDLE_SECONDS,
+        cell_seconds=settings.MACARON_REPL_CELL_SECONDS,
+        output_bytes=settings.MACARON_REPL_OUTPUT_BYTES,
+        max_sessions_per_owner=settings.MACARON_REPL_MAX_SESSIONS,
     )
+
+
+def repl_sessions() -> ReplSessions:
+    return ReplSessions(repl_config())
 
 
 def repl_session_create(*, owner: str) -> dict[str, Any]:
