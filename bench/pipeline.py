@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import p95
 from studio.chromium import launch_chromium
 from studio.stack import exit_on_sigterm, free_port, throwaway_stack, wait_worker_ready
 
@@ -64,10 +65,6 @@ DELIVERY_PROBE = """(prompt) => new Promise((resolve) => {
     };
     ws.onopen = () => ws.send(JSON.stringify({type: "generate", prompt, expert: "ui"}));
 })"""
-
-
-def p95(values: list[float]) -> float:
-    return sorted(values)[int(0.95 * (len(values) - 1))]
 
 
 def main() -> None:

@@ -32,14 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import django
 from jupyter_client.manager import start_new_kernel
 
+from bench.stats import p95
 from studio.repl.sessions import ReplConfig, ReplSessions
 
 CODE = "1+1"
-
-
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def figures(seconds: list[float]) -> dict[str, float]:

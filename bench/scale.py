@@ -34,6 +34,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import p95
 from studio.stack import (
     Service,
     Stack,
@@ -66,10 +67,6 @@ class Sample:
     first_token_s: float
     finished: float
     tokens: int
-
-
-def p95(values: list[float]) -> float:
-    return sorted(values)[int(0.95 * (len(values) - 1))]
 
 
 def one_request(url: str, key: str, prompt: str, tokens: int) -> Sample:
