@@ -75,14 +75,9 @@ class GroupedPunicaWrapperCPU(PunicaWrapperCPU):  # type: ignore[misc]
 
 
 def register() -> None:
-    """vLLM general plugin: point the CPU platform at the grouped wrapper. Being the one entry
-    point vLLM knows (pyproject.toml), it also installs, in the engine-core process, the timing
-    of its start-up phases (`engine_core_phases`)."""
+    """vLLM general plugin: point the CPU platform at the grouped wrapper."""
     from vllm.platforms import current_platform
 
-    from inference.serving import engine_core_phases
-
-    engine_core_phases.install()
     if not current_platform.is_cpu():
         return
     # A class attribute, as vLLM declares it; every process's platform object is fresh.
