@@ -2,10 +2,11 @@
 
 The engine core is a process vLLM starts, whose code is vLLM's: `install`, a vLLM general
 plugin of its own (pyproject.toml; vLLM calls its plugins in every process it starts, before it
-starts the engine core), wraps a few of vLLM's methods so the worker's log also says how long the engine core took to
-start (a spawned one imports vLLM and torch again; a forked one has them), to load the model and
-to set up its KV cache. Each wrapper only reads the clock around vLLM's own method. It also puts
-our xgrammar compiler in place (`grammar_compiler.install`), which logs the grammar's phases.
+starts the engine core), wraps a few of vLLM's methods so the worker's log also says how long
+the engine core took to start (a spawned one imports vLLM and torch again; a forked one has
+them), to load the model and to set up its KV cache. Each wrapper only reads the clock around
+vLLM's own method. It also puts our xgrammar compiler in place (`grammar_compiler.install`),
+which logs the grammar's phases.
 """
 
 from __future__ import annotations
