@@ -11,6 +11,9 @@ from inference.loras import AdapterRef
 from inference.protocol import Delta, GenerationRequest
 
 
+HOLD_SECONDS = 30.0
+
+
 class ScriptedFakeEngine:
     """Replays a fixed text in fixed-size chunks, optionally pausing or failing part-way."""
 
@@ -22,12 +25,17 @@ class ScriptedFakeEngine:
         delay: float = 0.0,
         finish_reason: str = "stop",
         fail_after: int | None = None,
+        hold_after: int | None = None,
     ) -> None:
         self.text = text
         self.chunk = chunk
         self.delay = delay
         self.finish_reason = finish_reason
         self.fail_after = fail_after
+        # Waits after this many chunks until it is aborted (at most HOLD_SECONDS), so a test of
+        # a hang-up does not race the script's end on a loaded machine.
+        self.hold_after = hold_after
+        self.abort_seen = threading.Event()
         self.requests: list[GenerationRequest] = []
         self.aborted: list[str] = []
         self.resident: dict[int, AdapterRef] = {}
@@ -45,6 +53,11 @@ class ScriptedFakeEngine:
                 raise RuntimeError("scripted engine failure")
             if self.delay:
                 time.sleep(self.delay)
+            if self.hold_after is not None and index > self.hold_after:
+                self.abort_seen.wait(HOLD_SECONDS)
+                if request.request_id in self.aborted:
+                    yield Delta("", index - 1, "abort")
+                    return
             last = index == len(pieces)
             load_ms, sha256 = None, None
             if index == 1 and request.adapter is not None:  # "loads" it, in no time
@@ -55,6 +68,7 @@ class ScriptedFakeEngine:
 
     def abort(self, request_id: str) -> None:
         self.aborted.append(request_id)
+        self.abort_seen.set()
 
     def load_adapter(self, ref: AdapterRef) -> float:
         self.resident[ref.lora_id] = ref

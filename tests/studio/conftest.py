@@ -80,6 +80,7 @@ class FakeWorker:
     def __init__(self) -> None:
         self.text = "Hello from the fake engine."
         self.delay = 0.0
+        self.hold_after: int | None = None
         self.queues: list[str] = []
         self.threads: list[threading.Thread] = []
         self.engines: list[Any] = []
@@ -92,7 +93,9 @@ class FakeWorker:
         from tests.fakes import ScriptedFakeEngine
 
         self.queues.append(queue)
-        engine = ScriptedFakeEngine(self.text, chunk=5, delay=self.delay)
+        engine = ScriptedFakeEngine(
+            self.text, chunk=5, delay=self.delay, hold_after=self.hold_after
+        )
         self.engines.append(engine)
         thread = threading.Thread(
             target=generation_run, kwargs={"generation_id": args[0], "engine": engine}

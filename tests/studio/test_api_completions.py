@@ -161,8 +161,9 @@ async def decoding() -> bool:
 async def test_a_client_that_hangs_up_mid_stream_cancels_its_generation(
     fake_worker: FakeWorker, key: str
 ) -> None:
-    fake_worker.text = "word " * 400  # 400 deltas of 5 characters, about 4 s
+    fake_worker.text = "word " * 400  # 400 deltas of 5 characters
     fake_worker.delay = 0.01
+    fake_worker.hold_after = 20  # then waits for the abort: the hang-up cannot lose a race
     parts: list[bytes] = []
 
     async def read_stream() -> None:
@@ -188,6 +189,7 @@ async def test_a_client_that_gives_up_on_a_json_answer_cancels_its_generation(
 ) -> None:
     fake_worker.text = "word " * 400
     fake_worker.delay = 0.01
+    fake_worker.hold_after = 20
     await hang_up_after(post(AsyncClient(), key, chat()), decoding)
     await sync_to_async(fake_worker.join)()
 

@@ -180,7 +180,8 @@ def test_a_bench_variant_runs_through_its_own_task_and_the_served_path_never_see
 
 def test_cancelling_a_running_generation_aborts_its_engine_request(enqueued: list[str]) -> None:
     generation = create("tell me everything", "chat")
-    engine = ScriptedFakeEngine("word " * 400, chunk=5, delay=0.01)  # 400 deltas, about 4 s
+    # 400 deltas, holding after the 20th until aborted: the cancel cannot lose a race
+    engine = ScriptedFakeEngine("word " * 400, chunk=5, delay=0.01, hold_after=20)
     worker = threading.Thread(
         target=generation_run, kwargs={"generation_id": generation.id, "engine": engine}
     )
