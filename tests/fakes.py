@@ -10,7 +10,6 @@ from typing import Any
 from inference.loras import AdapterRef
 from inference.protocol import Delta, GenerationRequest
 
-
 HOLD_SECONDS = 30.0
 
 
