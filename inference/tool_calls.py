@@ -25,6 +25,7 @@ from typing import Any
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
 PYTHON = "python"
+PROMOTE = "promote_tool"  # served beside python: saves a session's function as a global tool
 MAX_CALLS = 4
 MAX_CALL_CHARS = 16_000
 _CALL = re.compile(re.escape(OPEN) + r"(.*?)" + re.escape(CLOSE), re.DOTALL)
@@ -42,11 +43,28 @@ PYTHON_TOOL: dict[str, Any] = {
     },
 }
 
+PROMOTE_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": PROMOTE,
+        "description": "Save a function defined in this session as a tool every session can import.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "The function's name."},
+                "tests": {"type": "string", "description": "Python asserts it must pass."},
+            },
+            "required": ["name", "tests"],
+        },
+    },
+}
+
 PYTHON_GUIDE = (
     "You can run Python in a persistent session. To run code, reply with only\n"
     f'{OPEN}\n{{"name": "python", "arguments": {{"code": "..."}}}}\n{CLOSE}\n'
     "Its output comes back as a tool message. Fix any error and try again. When you know the "
-    "answer, reply with it in plain words."
+    "answer, reply with it in plain words. To save a function you defined for later sessions, "
+    f'call {PROMOTE} with {{"name": "<function>", "tests": "<asserts>"}}.'
 )
 
 
