@@ -47,7 +47,7 @@ PROMOTE_TOOL: dict[str, Any] = {
     "type": "function",
     "function": {
         "name": PROMOTE,
-        "description": "Save a function defined in this session as a tool every session can import.",
+        "description": "Save a function from this session as a tool every session can import.",
         "parameters": {
             "type": "object",
             "properties": {
