@@ -1,4 +1,4 @@
-"""How tools are shown to the experts and how their calls are read back (inference/tool_calls.py)."""
+"""How tools are shown to the experts and their calls read back (inference/tool_calls.py)."""
 
 from __future__ import annotations
 
