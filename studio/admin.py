@@ -1,7 +1,7 @@
 """The studio admin: operators manage users (Django's UserAdmin), see projects with their owners,
-and register, list and unregister adapters. Every adapter check and write is the registry's
-service's (services/adapters.py), which also tells the workers; adapter rows are read-only and
-never deleted, so a LoRA id is never handed out twice."""
+register, list and unregister adapters, and see and demote global tools. Every adapter check
+and write is the registry's service's (services/adapters.py), which also tells the workers;
+adapter rows are read-only and never deleted, so a LoRA id is never handed out twice."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from studio.errors import NotFound
-from studio.models import Adapter, Dataset, DatasetVersion, Project, Widget
+from studio.models import Adapter, Dataset, DatasetVersion, GlobalTool, Project, Widget
 from studio.services.adapters import (
     AdapterRejected,
     adapter_check,
     adapter_register,
     adapter_unregister,
 )
+from studio.services.global_tools import global_tool_demote
 from studio.services.widgets import widget_unpublish
 
 
@@ -211,3 +212,33 @@ class WidgetAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         for widget in queryset.filter(unpublished_at__isnull=True):
             widget_unpublish(widget=widget)
         self.message_user(request, "Unpublished.")
+
+
+@admin.register(GlobalTool)
+class GlobalToolAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Global tools, every version, read-only: they are promoted through /v1/tools after their
+    tests passed in a fresh sandbox, and never edited. An operator may demote one (the
+    service's; new sessions stop seeing it)."""
+
+    list_display = ["name", "version", "active", "author", "created_at"]
+    list_filter = ["active"]
+    search_fields = ["name"]
+    ordering = ["name", "-version"]
+    readonly_fields = [f.name for f in GlobalTool._meta.fields]
+    actions = ["demote"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Demote (new sessions can no longer import it)")
+    def demote(self, request: HttpRequest, queryset: QuerySet[GlobalTool]) -> None:
+        for tool in queryset.filter(active=True):
+            try:
+                global_tool_demote(name=tool.name, owner=None)
+            except NotFound as exc:  # demoted meanwhile
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(request, f"Demoted {tool.name}.")

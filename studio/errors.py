@@ -35,6 +35,14 @@ class TooLarge(InvalidRequest):
     """The request body is over the limit."""
 
 
+class Conflict(InvalidRequest):
+    """It clashes with what is there (a tool name another author holds): 409."""
+
+
+class Unprocessable(InvalidRequest):
+    """Well formed, but it failed a check run on it (a tool's tests): 422."""
+
+
 class RateLimited(InvalidRequest):
     def __init__(self, code: str, message: str, *, retry_after: int) -> None:
         super().__init__(code, message)

@@ -4,7 +4,8 @@ A project belongs to one user and points at its current version. A version is on
 project's spec: every finished ui generation and every manual edit adds one, and versions are
 never changed afterwards. A generation row holds the final text and timings; API generations
 have no project but an API key, and carry the caller's messages. An adapter row is one
-registered version of an expert's LoRA weights. A widget is a published version of a project,
+registered version of an expert's LoRA weights; a global tool row, one promoted version of a
+function REPL sessions can import. A widget is a published version of a project,
 framed by the sites it allows."""
 
 from __future__ import annotations
@@ -186,6 +187,36 @@ class Adapter(models.Model):
 
     def __str__(self) -> str:
         return f"adapter {self.name} ({self.status}, {self.sha256[:12]})"
+
+
+class GlobalTool(models.Model):
+    """One promoted version of a global tool: a function from a REPL session, with the tests it
+    passed in a fresh sandbox. Every new session can `from macaron_tools import <name>` the
+    active version. Rows are never deleted or edited: promoting again adds a version and
+    makes it the active one; demoting leaves a name with no active version."""
+
+    name = models.CharField(max_length=64)  # a Python identifier (services/global_tools.py)
+    version = models.PositiveIntegerField()  # 1, 2, 3… per name
+    source = models.TextField()  # the function's `def`, as the session had it
+    signature = models.CharField(max_length=1000)  # "(text: str) -> str"
+    doc = models.TextField(blank=True, default="")
+    tests = models.TextField()
+    test_output = models.TextField(blank=True, default="")  # what the promotion run printed
+    author = models.CharField(max_length=64)  # the REPL owner: "key:<id>" or "user:<id>"
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "version"], name="one_global_tool_version"),
+            models.UniqueConstraint(
+                fields=["name"], condition=Q(active=True), name="one_active_global_tool_per_name"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"tool {self.name} v{self.version}" + ("" if self.active else " (inactive)")
 
 
 class Generation(models.Model):

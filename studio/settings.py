@@ -248,6 +248,9 @@ MACARON_REPL_TMP_BYTES = int(os.environ.get("MACARON_REPL_TMP_BYTES", str(64 << 
 # The host user sandboxes run as when the server runs as root (nobody, by default).
 MACARON_REPL_UID = int(os.environ.get("MACARON_REPL_UID", "65534"))
 MACARON_REPL_GID = int(os.environ.get("MACARON_REPL_GID", "65534"))
+# Global tools (/v1/tools): functions promoted from sessions, importable from `macaron_tools`
+# in every new session and listed to the model, so their number is bounded.
+MACARON_TOOLS_MAX_ACTIVE = int(os.environ.get("MACARON_TOOLS_MAX_ACTIVE", "100"))
 
 LOGGING = {
     "version": 1,

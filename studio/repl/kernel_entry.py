@@ -27,7 +27,13 @@ def main() -> None:
     for name, which in LIMITS.items():
         value = int(plan[name])
         resource.setrlimit(which, (value, value))
-    argv = [sys.executable, "-I", "-m", "ipykernel_launcher", "-f", plan["connection_file"]]
+    # What ipykernel_launcher does, plus the host's modules on sys.path: `-I` ignores
+    # PYTHONPATH, and the kernel is a new process, so this is the only way in.
+    boot = (
+        "import sys; sys.path.append(sys.argv.pop(1)); "
+        "from ipykernel import kernelapp; kernelapp.launch_new_instance()"
+    )
+    argv = [sys.executable, "-I", "-c", boot, plan["library"], "-f", plan["connection_file"]]
     # No history database in the home folder: nothing there the user did not write.
     argv += ["--HistoryManager.enabled=False"]
     os.execv(sys.executable, argv)

@@ -13,11 +13,12 @@ namespace to share, so loopback TCP cannot reach it. The socket files live in th
 `run/` folder, bound into the sandbox at /run/kernel; the kernel reads a connection file
 with the in-sandbox paths, clients one with the host paths.
 
-Inside: a read-only /usr and Python (the venv and its base interpreter), a private writable
-home (the session's `home/`), a small tmpfs /tmp, fresh /proc and /dev, and nothing else of
-the host: no network, no other pids, no `var/`, database, Redis socket, secret key or other
-sessions. It runs as an unprivileged user (launcher.py), with resource limits (kernel_entry.py)
-and a seccomp filter (seccomp.py).
+Inside: a read-only /usr and Python (the venv and its base interpreter), the modules the host
+gives every kernel (read-only, at /opt/macaron), a private writable home (the session's
+`home/`), a small tmpfs /tmp, fresh /proc and /dev, and nothing else of the host: no network,
+no other pids, no `var/`, database, Redis socket, secret key or other sessions. It runs as an
+unprivileged user (launcher.py), with resource limits (kernel_entry.py) and a seccomp filter
+(seccomp.py).
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -38,6 +41,10 @@ from studio.repl.seccomp import seccomp_program
 
 HOME = "/home/repl"
 RUN = "/run/kernel"
+# Modules the host gives every kernel (the global tools' `macaron_tools`), read-only, on its
+# sys.path after the standard library and the venv's packages.
+LIBRARY = "/opt/macaron"
+MODULE_FILE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}\.py$")
 SOCKET_PREFIX = "k"
 PORTS = {"shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5}
 MAX_SOCKET_PATH = 100  # sun_path holds 108 bytes; the port suffix needs a few
@@ -67,11 +74,21 @@ class Identity:
     gid: int
 
 
-def sandbox_start(folder: Path, *, marker: str, limits: Limits, identity: Identity) -> int:
+def sandbox_start(
+    folder: Path,
+    *,
+    marker: str,
+    limits: Limits,
+    identity: Identity,
+    modules: Mapping[str, str] | None = None,
+) -> int:
     """Start a sandboxed kernel for the session folder; the pid of its bubblewrap process.
 
     `marker` (the session id) is put on bubblewrap's command line, so a pid read back later
-    is checked to still be this sandbox before anything signals it."""
+    is checked to still be this sandbox before anything signals it. `modules` ({file name:
+    source}) are written to the session's `library/`, which the kernel sees read-only at
+    LIBRARY and can import from: a snapshot, so later changes reach a kernel when it
+    (re)starts."""
     if shutil.which("bwrap") is None:
         raise SandboxUnavailable(
             "bubblewrap (bwrap) is not installed, and REPL sessions never run unsandboxed; "
@@ -84,6 +101,7 @@ def sandbox_start(folder: Path, *, marker: str, limits: Limits, identity: Identi
     shutil.rmtree(run, ignore_errors=True)
     run.mkdir(mode=0o700)
     home.mkdir(mode=0o700, exist_ok=True)
+    _write_library(folder / "library", modules or {})
     if os.geteuid() == 0:
         for path in (run, home):
             os.chown(path, identity.uid, identity.gid)
@@ -230,14 +248,28 @@ def _binds(folder: Path, run: Path, home: Path) -> list[list[str]]:
             binds.append(["--ro-bind", os.path.realpath(path), path])
     for name in ("passwd", "group"):
         binds.append(["--ro-bind", str(folder / name), f"/etc/{name}"])
+    binds.append(["--ro-bind", str(folder / "library"), LIBRARY])
     binds += [["--bind", str(run), RUN], ["--bind", str(home), HOME]]
     return binds
 
 
 def _command(limits: Limits) -> list[str]:
     python = str(Path(sys.prefix).resolve() / "bin" / "python")
-    plan = {**asdict(limits), "connection_file": f"{RUN}/kernel.json"}
+    plan = {**asdict(limits), "connection_file": f"{RUN}/kernel.json", "library": LIBRARY}
     return [python, "-I", "-c", KERNEL_ENTRY.read_text(), json.dumps(plan)]
+
+
+def _write_library(library: Path, modules: Mapping[str, str]) -> None:
+    """Owned by whoever starts sandboxes (root, not the sandbox's user) and bound read-only:
+    a session can read its modules, not change them for its next restart."""
+    shutil.rmtree(library, ignore_errors=True)
+    library.mkdir(mode=0o755)
+    for name, source in modules.items():
+        if not MODULE_FILE.match(name):
+            raise ValueError(f"not a module file name: {name[:100]!r}")
+        path = library / name
+        path.write_text(source)
+        path.chmod(0o644)
 
 
 def _write_json(path: Path, value: object, *, mode: int) -> None:

@@ -1,7 +1,8 @@
 """REPL sessions: who owns which kernel, kept as files so that any process can find them.
 
 A session is a folder under the REPL root, named by its id: `state.json` (owner, times, the
-sandbox's pid), the client's `connection.json`, the sandbox's `run/` (its sockets) and `home/`.
+sandbox's pid), the client's `connection.json`, the sandbox's `run/` (its sockets), `home/`
+and `library/` (the modules its kernel started with).
 Every change to a session happens under an flock on its `lock` file, so a web process, a
 second one and the worker's sweep never start, run or reap the same session at once.
 
@@ -19,7 +20,7 @@ import re
 import secrets
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,9 @@ class ReplConfig:
     cell_seconds: float
     output_bytes: int
     max_sessions_per_owner: int
+    # The modules every kernel can import, as {file name: source}: asked each time a kernel
+    # starts (created, reset or restarted), so a running kernel keeps the ones it started with.
+    modules: Callable[[], Mapping[str, str]] | None = None
 
 
 @dataclass
@@ -204,8 +208,13 @@ class ReplSessions:
     # -- the parts ----------------------------------------------------------------------------
 
     def _start(self, folder: Path, state: SessionState) -> None:
+        modules = self.config.modules() if self.config.modules is not None else None
         state.pid = sandbox_start(
-            folder, marker=state.id, limits=self.config.limits, identity=self.config.identity
+            folder,
+            marker=state.id,
+            limits=self.config.limits,
+            identity=self.config.identity,
+            modules=modules,
         )
         _write_state(folder, state)
         try:

@@ -8,8 +8,8 @@ in the words used for an unknown id.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import asdict
 from typing import Any
 
@@ -17,7 +17,7 @@ from django.conf import settings
 
 from studio.errors import Gone, NotFound, RateLimited, TooLarge, Unavailable
 from studio.models import ApiKey
-from studio.repl.cells import KernelUnreachable
+from studio.repl.cells import CellResult, KernelUnreachable
 from studio.repl.sandbox import Identity, Limits, SandboxUnavailable
 from studio.repl.sessions import (
     ReplConfig,
@@ -26,6 +26,7 @@ from studio.repl.sessions import (
     SessionReaped,
     TooManySessions,
 )
+from studio.services.tool_library import repl_modules
 
 NOT_FOUND = "No REPL session with that id (it may have been closed)."
 
@@ -51,6 +52,7 @@ def repl_config() -> ReplConfig:
         cell_seconds=settings.MACARON_REPL_CELL_SECONDS,
         output_bytes=settings.MACARON_REPL_OUTPUT_BYTES,
         max_sessions_per_owner=settings.MACARON_REPL_MAX_SESSIONS,
+        modules=repl_modules,
     )
 
 
@@ -80,11 +82,46 @@ def repl_execute(*, owner: str, session_id: str, code: str) -> dict[str, Any]:
             f"{settings.MACARON_REPL_CODE_MAX_BYTES}. Nothing was run.",
             param="code",
         )
+    return repl_execute_server_code(owner=owner, session_id=session_id, code=code)
+
+
+def repl_execute_server_code(*, owner: str, session_id: str, code: str) -> dict[str, Any]:
+    """Run the server's own code (not a caller's, so no size limit) in the owner's session,
+    with the same refusals: another owner's session is as unknown as a made-up id."""
     with _refusals():
         state, cell = repl_sessions().execute(session_id, owner, code)
     body = asdict(cell)
     body["restarted"] = body.pop("kernel_lost")
     return {"object": "repl.execution", "session": state.public(), **body}
+
+
+def repl_run_throwaway(*, owner: str, cells: Sequence[str]) -> list[CellResult]:
+    """Run `cells` in order in a new session of `owner` (an internal one, such as the tool
+    promotion's), stopping after the first that fails (an error, a timeout or a lost kernel);
+    the session is closed whatever happens. At most MACARON_REPL_MAX_SESSIONS run at once per
+    owner: past that, the caller is asked to retry."""
+    sessions = repl_sessions()
+    try:
+        with _refusals():
+            state = sessions.create(owner)
+    except TooManySessions:
+        raise RateLimited(
+            "sandbox_busy",
+            "Too many fresh sandbox runs are under way; nothing was run. Try again shortly.",
+            retry_after=10,
+        ) from None
+    results: list[CellResult] = []
+    try:
+        with _refusals():
+            for code in cells:
+                _, cell = sessions.execute(state.id, owner, code)
+                results.append(cell)
+                if cell.error or cell.timed_out or cell.kernel_lost:
+                    break
+    finally:
+        with suppress(SessionMissing):
+            sessions.close(state.id, owner)
+    return results
 
 
 def repl_session_reset(*, owner: str, session_id: str) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from studio.web import (
     widgets_api,
 )
 from studio.web.api import repl as api_repl
+from studio.web.api import tools as api_tools
 from studio.web.api import views as api
 
 urlpatterns = [
@@ -112,4 +113,7 @@ urlpatterns = [
         name="api-repl-execute",
     ),
     path("v1/repl/sessions/<str:session_id>/reset", api_repl.session_reset, name="api-repl-reset"),
+    path("v1/tools", api_tools.tools, name="api-tools"),
+    path("v1/tools/<str:name>", api_tools.tool_detail, name="api-tool"),
+    path("v1/tools/<str:name>/activate", api_tools.tool_activate, name="api-tool-activate"),
 ]

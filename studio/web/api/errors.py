@@ -7,6 +7,7 @@ import json
 from django.http import JsonResponse
 
 from studio.errors import (
+    Conflict,
     EngineFailed,
     Gone,
     InvalidRequest,
@@ -15,14 +16,17 @@ from studio.errors import (
     RateLimited,
     TooLarge,
     Unavailable,
+    Unprocessable,
 )
 
 # (status, OpenAI error type), most specific first.
 STATUS: list[tuple[type[InvalidRequest], int, str]] = [
     (NotAuthenticated, 401, "authentication_error"),
     (NotFound, 404, "not_found_error"),
+    (Conflict, 409, "invalid_request_error"),
     (Gone, 410, "invalid_request_error"),
     (TooLarge, 413, "invalid_request_error"),
+    (Unprocessable, 422, "invalid_request_error"),
     (RateLimited, 429, "rate_limit_error"),
     (EngineFailed, 500, "server_error"),
     (Unavailable, 503, "server_error"),

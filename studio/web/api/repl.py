@@ -12,10 +12,6 @@ on a thread of its own, not on Django's one thread for synchronous code.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
-
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
@@ -32,11 +28,10 @@ from studio.services.repl import (
     repl_session_list,
     repl_session_reset,
 )
+from studio.web.api.blocking import off_thread
 from studio.web.api.errors import error_response
 from studio.web.api.protocol import parse_json_object
 from studio.web.request_body import body_within
-
-T = TypeVar("T")
 
 
 def _owner(request: HttpRequest) -> str:
@@ -46,20 +41,16 @@ def _owner(request: HttpRequest) -> str:
     return repl_owner_for_key(api_key)
 
 
-async def _blocking(call: Callable[..., T], **kwargs: Any) -> T:
-    return await sync_to_async(call, thread_sensitive=False)(**kwargs)
-
-
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 async def sessions(request: HttpRequest) -> HttpResponseBase:
     try:
         owner = await database_sync_to_async(_owner)(request)
         if request.method == "GET":
-            data = await _blocking(repl_session_list, owner=owner)
+            data = await off_thread(repl_session_list, owner=owner)
             return JsonResponse({"object": "list", "data": data})
         body_within(request, settings.MACARON_API_MAX_BODY_BYTES)
-        session = await _blocking(repl_session_create, owner=owner)
+        session = await off_thread(repl_session_create, owner=owner)
     except InvalidRequest as exc:
         return error_response(exc)
     return JsonResponse(session, status=201)
@@ -70,7 +61,7 @@ async def sessions(request: HttpRequest) -> HttpResponseBase:
 async def session_detail(request: HttpRequest, session_id: str) -> HttpResponseBase:
     try:
         owner = await database_sync_to_async(_owner)(request)
-        await _blocking(repl_session_close, owner=owner, session_id=session_id)
+        await off_thread(repl_session_close, owner=owner, session_id=session_id)
     except InvalidRequest as exc:
         return error_response(exc)
     return JsonResponse({"id": session_id, "object": "repl.session.deleted", "deleted": True})
@@ -87,7 +78,7 @@ async def session_execute(request: HttpRequest, session_id: str) -> HttpResponse
             raise InvalidRequest(
                 "invalid_value", "'code' must be a string of Python.", param="code"
             )
-        result = await _blocking(repl_execute, owner=owner, session_id=session_id, code=code)
+        result = await off_thread(repl_execute, owner=owner, session_id=session_id, code=code)
     except InvalidRequest as exc:
         return error_response(exc)
     return JsonResponse(result)
@@ -98,7 +89,7 @@ async def session_execute(request: HttpRequest, session_id: str) -> HttpResponse
 async def session_reset(request: HttpRequest, session_id: str) -> HttpResponseBase:
     try:
         owner = await database_sync_to_async(_owner)(request)
-        session = await _blocking(repl_session_reset, owner=owner, session_id=session_id)
+        session = await off_thread(repl_session_reset, owner=owner, session_id=session_id)
     except InvalidRequest as exc:
         return error_response(exc)
     return JsonResponse(session)
