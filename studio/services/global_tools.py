@@ -226,7 +226,7 @@ def _check_tests(name: str, tests: str) -> list[str]:
     return [
         node.name
         for node in tree.body
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test")
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
     ]
 
 

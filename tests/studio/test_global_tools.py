@@ -104,6 +104,9 @@ def test_a_promoted_tool_is_importable_in_every_new_session(alice, bob):
             assert used["error"] is None and used["result"] == "'tools-for-everyone'"
             source = fresh.run("import inspect, macaron_tools; print(inspect.getsource(slugify))")
             assert "return sep.join" in source["stdout"]
+            # Root's, and bound read-only: a session cannot change what later kernels import.
+            tamper = fresh.run("open(macaron_tools.__file__, 'a')")
+            assert tamper["error"]["name"] in ("PermissionError", "OSError")
         finally:
             fresh.close()
         # A session keeps the tools its kernel started with; reset, it gets the current ones.
