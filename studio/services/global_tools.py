@@ -64,7 +64,7 @@ def describe(target, name, limit):
     if size > limit:
         return {"problem": "too_large", "size": size}
     return {"source": source}
-print(json.dumps(describe(target, name, limit)))
+print(json.dumps(describe(target, name, limit), ensure_ascii=False))
 """
 
 
