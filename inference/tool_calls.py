@@ -151,8 +151,10 @@ def python_result_text(
         parts.append(stderr.rstrip("\n"))
     if result is not None:
         parts.append(result)
-    if error:
-        parts.append(f"{error.get('ename', 'Error')}: {error.get('evalue', '')}".rstrip(": "))
+    if error:  # the REPL's cells say name/value; Jupyter's own messages ename/evalue
+        name = error.get("name", error.get("ename", "Error"))
+        value = error.get("value", error.get("evalue", ""))
+        parts.append(f"{name}: {value}".rstrip(": "))
     text = "\n".join(parts) or "(no output)"
     return text if len(text) <= limit else text[: limit - 12] + "\n[truncated]"
 

@@ -70,6 +70,10 @@ def test_a_cell_outcome_reads_as_output_value_then_error() -> None:
         stdout="hi\n", stderr="", result="42", error={"ename": "ValueError", "evalue": "bad"}
     )
     assert text == "hi\n42\nValueError: bad"
+    cell_error = {"name": "ZeroDivisionError", "value": "division by zero", "traceback": []}
+    assert python_result_text(stdout="", stderr="", result=None, error=cell_error) == (
+        "ZeroDivisionError: division by zero"
+    )
     assert python_result_text(stdout="", stderr="", result=None, error=None) == "(no output)"
     long = python_result_text(stdout="x" * 5000, stderr="", result=None, error=None, limit=100)
     assert len(long) == 100 and long.endswith("[truncated]")
