@@ -9,6 +9,7 @@ from studio.web import (
     exports,
     project_pages,
     projects_api,
+    repl_panel,
     views,
     widgets,
     widgets_api,
@@ -96,7 +97,14 @@ urlpatterns = [
     ),
     path("w/embed.js", widgets.embed_js, name="widget-embed-js"),
     path("w/<str:public_id>", widgets.widget, name="widget"),
+    # A project's Python session, for the studio's panel (studio/web/repl_panel.py).
+    path("p/<uuid:project_id>/repl/session", repl_panel.session, name="project-repl-session"),
+    path("p/<uuid:project_id>/repl/cells", repl_panel.cells, name="project-repl-cells"),
+    path("p/<uuid:project_id>/repl/run", repl_panel.run, name="project-repl-run"),
+    path("p/<uuid:project_id>/repl/reset", repl_panel.reset, name="project-repl-reset"),
+    path("p/<uuid:project_id>/repl/close", repl_panel.close, name="project-repl-close"),
     path("studio/catalog", projects_api.catalog, name="studio-catalog"),
+    path("studio/tools", repl_panel.tools, name="studio-tools"),
     path("api/generations/<uuid:generation_id>", views.generation_detail, name="generation"),
     path("healthz", views.health, name="health"),
     path("admin/", admin.site.urls),
@@ -112,4 +120,5 @@ urlpatterns = [
         name="api-repl-execute",
     ),
     path("v1/repl/sessions/<str:session_id>/reset", api_repl.session_reset, name="api-repl-reset"),
+    path("v1/repl/sessions/<str:session_id>/cells", api_repl.session_cells, name="api-repl-cells"),
 ]
