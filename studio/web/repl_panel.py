@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
@@ -73,7 +73,9 @@ def _error(exc: InvalidRequest) -> JsonResponse:
     return response
 
 
-def project_json(view: PanelView) -> Callable[[HttpRequest, uuid.UUID], Awaitable[JsonResponse]]:
+def project_json(
+    view: PanelView,
+) -> Callable[[HttpRequest, uuid.UUID], Coroutine[Any, Any, JsonResponse]]:
     """The signed-in owner's project handed to `view`; any refusal as its JSON error."""
 
     @functools.wraps(view)
