@@ -274,6 +274,6 @@ export function ReplToggle({ store }) {
   const [project, open] = useStore(store, (s) => [s.project, s.replOpen]);
   if (!project) return null;
   return html`<button type="button" class="icon-button" aria-pressed=${open ? "true" : "false"}
-    aria-controls="repl-panel" title="The project's Python session and the global tools"
+    aria-controls=${open ? "repl-panel" : undefined} title="The project's Python session and the global tools"
     onClick=${() => store.set({ replOpen: !open })}><${Icon} name="terminal" /> Python</button>`;
 }
