@@ -146,7 +146,14 @@ class ReplSessions:
     def tagged(self, owner: str, tag: str, *, start: bool) -> SessionState | None:
         """The owner's session with this tag (the newest; a reaped one too, so the caller can
         say so), or a new one when `start` and none is running. Two callers at once get the
-        same session: the second waits on a lock of the owner's and the tag's."""
+        same session: the second waits on a lock of the owner's and the tag's. Without
+        `start` it only reads (a panel asks about once a second)."""
+        if not start:
+            mine = sorted(
+                (s for s in self._states() if s.owner == owner and s.tag == tag),
+                key=lambda s: (s.status == "running", s.created_at),
+            )
+            return mine[-1] if mine else None
         locks = self.config.root / "tags"
         locks.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha256(f"{owner}\0{tag}".encode()).hexdigest()[:32]
@@ -155,9 +162,7 @@ class ReplSessions:
             running = [s for s in mine if s.status == "running"]
             if running:
                 return running[-1]
-            if start:
-                return self.create(owner, tag=tag)
-            return mine[-1] if mine else None
+            return self.create(owner, tag=tag)
 
     def owned(self, owner: str) -> list[SessionState]:
         self.reap_idle()
@@ -189,21 +194,6 @@ class ReplSessions:
             state.last_used_at = time.time()
             _write_state(folder, state)
         return state, cell
-
-    def _run_alive(self, folder: Path, state: SessionState, code: str) -> CellResult:
-        """Run a cell, first starting a new kernel if the session's had stopped."""
-        notes = []
-        if not sandbox_alive(state.pid, marker=state.id):
-            said = sandbox_failure(folder)
-            self._restart(folder, state)
-            notes.append(
-                "The session's kernel had stopped"
-                + (f" ({said})" if said else "")
-                + "; a new one was started, and earlier variables are gone."
-            )
-        cell = self._run(folder, state, code)
-        cell.notes[:0] = notes
-        return cell
 
     def cells(
         self, session_id: str, owner: str, *, after: int = 0
@@ -313,6 +303,21 @@ class ReplSessions:
             state.restarts += 1
         state.last_used_at = time.time()
         self._start(folder, state)
+
+    def _run_alive(self, folder: Path, state: SessionState, code: str) -> CellResult:
+        """Run a cell, first starting a new kernel if the session's had stopped."""
+        notes = []
+        if not sandbox_alive(state.pid, marker=state.id):
+            said = sandbox_failure(folder)
+            self._restart(folder, state)
+            notes.append(
+                "The session's kernel had stopped"
+                + (f" ({said})" if said else "")
+                + "; a new one was started, and earlier variables are gone."
+            )
+        cell = self._run(folder, state, code)
+        cell.notes[:0] = notes
+        return cell
 
     def _run(self, folder: Path, state: SessionState, code: str) -> CellResult:
         config = self.config

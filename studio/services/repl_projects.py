@@ -51,6 +51,7 @@ def project_repl_open(*, user: AbstractBaseUser, project: Project) -> dict[str, 
     before it had idled out (its variables are gone)."""
     owner, sessions = repl_owner_for_user(user), repl_sessions()
     notice = ""
+    sessions.reap_idle()  # so a session idle past the limit is seen as the tombstone it is
     previous = _found(user, project)
     if previous is not None and previous.status == "reaped":
         minutes = settings.MACARON_REPL_IDLE_SECONDS / 60

@@ -196,3 +196,30 @@ def test_a_host_without_the_sandbox_gets_a_clear_message(alice, project, monkeyp
 
 def test_the_global_tools_are_listed(alice):
     assert signed_in(alice).get("/studio/tools").json() == {"tools": []}
+
+
+def test_past_the_most_sessions_the_message_says_what_to_do(alice):
+    client = signed_in(alice)
+    projects = [Project.objects.create(name=f"P{n}", owner=alice) for n in range(3)]
+    try:
+        for project in projects[:2]:
+            assert panel(client, project, "session").status_code == 200
+        refused = panel(client, projects[2], "session")
+        assert refused.status_code == 429 and refused["Retry-After"] == "60"
+        assert "end the session of another project" in refused.json()["error"]["message"]
+    finally:
+        for project in projects:
+            panel(client, project, "close")
+
+
+def test_an_idled_out_session_is_replaced_with_a_notice(alice, project, settings):
+    client = signed_in(alice)
+    first = panel(client, project, "session").json()["session"]["id"]
+    run(client, project, "x = 1")
+    settings.MACARON_REPL_IDLE_SECONDS = 0.0
+    try:
+        opened = panel(client, project, "session").json()
+        assert opened["session"]["id"] != first and "idled out" in opened["notice"]
+    finally:
+        settings.MACARON_REPL_IDLE_SECONDS = 1800.0
+        panel(client, project, "close")

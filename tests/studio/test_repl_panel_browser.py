@@ -106,12 +106,14 @@ def test_it_runs_cells_and_shows_the_experts_as_they_happen(
     assert failed.locator("b").count() == 0
 
     violations = axe_violations(page, iframes=False)
-    assert violations == [], [v['id'] for v in violations]
+    assert violations == [], [v["id"] for v in violations]
     page.screenshot(path="test-artifacts/repl-panel.png")
 
     panel.get_by_role("button", name="Reset").click()
     expect(panel.get_by_role("listitem", name="Session reset")).to_be_visible()
-    expect(panel.get_by_text("A fresh kernel: earlier variables and files are gone.")).to_be_visible()
+    expect(
+        panel.get_by_text("A fresh kernel: earlier variables and files are gone.")
+    ).to_be_visible()
     code.fill("x")
     code.press("Shift+Enter")
     expect(panel.get_by_role("listitem", name="Cell 6")).to_contain_text("NameError")
