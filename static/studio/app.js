@@ -17,6 +17,7 @@ import { PromptBox } from "./prompt.js";
 import { StageBar } from "./stagebar.js";
 import { Inspector } from "./inspector.js";
 import { DataPanel } from "./data.js";
+import { ReplPanel } from "./repl.js";
 
 function pageData(id) {
   const el = document.getElementById(id);
@@ -57,6 +58,7 @@ const store = createStore({
   viewState: {},
   problems: [],
   timings: {},
+  replOpen: false,
 });
 
 const preview = connectPreview(document.getElementById("preview"), {
@@ -87,6 +89,7 @@ mount("side", html`
   <${Compare} store=${store} actions=${actions} />
   <${PromptBox} store=${store} actions=${actions} generation=${generation} experts=${experts} />`);
 mount("stage-bar", html`<${StageBar} store=${store} actions=${actions} />`);
+mount("repl", html`<${ReplPanel} store=${store} />`);
 mount("inspector", html`<${Inspector} store=${store} actions=${actions} experts=${experts} />`);
 
 installShortcuts({

@@ -23,6 +23,7 @@ const PATHS = {
   back: "M15 6l-6 6 6 6",
   download: "M12 4v11M7 10l5 5 5-5M5 20h14",
   upload: "M12 16V4M7 9l5-5 5 5M5 20h14",
+  terminal: "M4 6l6 6-6 6M12 19h8",
 };
 
 export function Icon({ name, size = 16 }) {

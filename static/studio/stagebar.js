@@ -1,9 +1,10 @@
-// The bar over the preview: Interact or Select mode, undo and redo, downloads of the version
-// shown, and what the preview shows when it is not the current version (a version opened
-// read-only, or a comparison).
+// The bar over the preview: Interact or Select mode, undo and redo, the Python panel's toggle,
+// downloads of the version shown, and what the preview shows when it is not the current
+// version (a version opened read-only, or a comparison).
 import { html } from "./lib.js";
 import { useStore } from "./store.js";
 import { Icon } from "./icons.js";
+import { ReplToggle } from "./repl.js";
 
 function Banner({ store, actions }) {
   const [viewing, compare, versions] = useStore(store, (s) => [s.viewing, s.compare, s.versions]);
@@ -57,6 +58,7 @@ export function StageBar({ store, actions }) {
           <${Icon} name="cursor" /> Select</button>
       </div>
       <span class="grow"></span>
+      <${ReplToggle} store=${store} />
       <${Downloads} store=${store} />
       ${historyError && html`<span class="inline-error" role="alert">${historyError}</span>`}
       <button type="button" class="icon-button" disabled=${!canUndo} onClick=${() => actions.undo()}

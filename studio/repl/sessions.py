@@ -2,7 +2,8 @@
 
 A session is a folder under the REPL root, named by its id: `state.json` (owner, times, the
 sandbox's pid), the client's `connection.json`, the sandbox's `run/` (its sockets), `home/`
-and `library/` (the modules its kernel started with).
+and `library/` (the modules its kernel started with), and the cell log (studio/repl/cell_log.py),
+outside the sandbox's reach.
 Every change to a session happens under an flock on its `lock` file, so a web process, a
 second one and the worker's sweep never start, run or reap the same session at once.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -25,7 +27,22 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from studio.repl.cells import CellResult, KernelConnection, KernelUnreachable
+from studio.repl.cell_log import (
+    LogBounds,
+    cell_record,
+    log_append,
+    log_read,
+    log_running,
+    log_running_cell,
+    log_running_done,
+    reset_record,
+)
+from studio.repl.cells import (
+    INTERRUPT_GRACE_SECONDS,
+    CellResult,
+    KernelConnection,
+    KernelUnreachable,
+)
 from studio.repl.sandbox import (
     Identity,
     Limits,
@@ -67,6 +84,12 @@ class ReplConfig:
     # The modules every kernel can import, as {file name: source}: asked each time a kernel
     # starts (created, reset or restarted), so a running kernel keeps the ones it started with.
     modules: Callable[[], Mapping[str, str]] | None = None
+    log_cells: int = 100  # the cell log keeps this many records
+    log_field_bytes: int = 4096  # and clips each record's texts to this
+
+    @property
+    def log_bounds(self) -> LogBounds:
+        return LogBounds(keep=self.log_cells, field_bytes=self.log_field_bytes)
 
 
 @dataclass
@@ -79,6 +102,8 @@ class SessionState:
     status: str = "running"  # or "reaped"
     cells: int = 0
     restarts: int = 0
+    tag: str = ""  # what the owner started it for (the studio: "project:<id>")
+    logged: int = 0  # the cell log's last index (cells and resets)
 
     def public(self) -> dict[str, Any]:
         return {
@@ -98,7 +123,7 @@ class ReplSessions:
 
     # -- the operations ----------------------------------------------------------------------
 
-    def create(self, owner: str) -> SessionState:
+    def create(self, owner: str, *, tag: str = "") -> SessionState:
         self.reap_idle()
         root = self.config.root
         root.mkdir(parents=True, exist_ok=True)
@@ -113,7 +138,7 @@ class ReplSessions:
             folder = root / session_id
             folder.mkdir(mode=0o700)
         now = time.time()
-        state = SessionState(id=session_id, owner=owner, created_at=now, last_used_at=now)
+        state = SessionState(id=session_id, owner=owner, created_at=now, last_used_at=now, tag=tag)
         with _locked(folder / "lock"):
             try:
                 self._start(folder, state)
@@ -122,40 +147,85 @@ class ReplSessions:
                 raise
         return state
 
+    def tagged(self, owner: str, tag: str, *, start: bool) -> SessionState | None:
+        """The owner's session with this tag (the newest; a reaped one too, so the caller can
+        say so), or a new one when `start` and none is running. Two callers at once get the
+        same session: the second waits on a lock of the owner's and the tag's. Without
+        `start` it only reads (a panel asks about once a second)."""
+        if not start:
+            mine = sorted(
+                (s for s in self._states() if s.owner == owner and s.tag == tag),
+                key=lambda s: (s.status == "running", s.created_at),
+            )
+            return mine[-1] if mine else None
+        locks = self.config.root / "tags"
+        locks.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256(f"{owner}\0{tag}".encode()).hexdigest()[:32]
+        with _locked(locks / name):
+            mine = [s for s in self.owned(owner) if s.tag == tag]
+            running = [s for s in mine if s.status == "running"]
+            if running:
+                return running[-1]
+            return self.create(owner, tag=tag)
+
     def owned(self, owner: str) -> list[SessionState]:
         self.reap_idle()
         mine = [s for s in self._states() if s.owner == owner]
         return sorted(mine, key=lambda s: s.created_at)
 
-    def execute(self, session_id: str, owner: str, code: str) -> tuple[SessionState, CellResult]:
+    def execute(
+        self, session_id: str, owner: str, code: str, *, by: str | None = None
+    ) -> tuple[SessionState, CellResult]:
+        """Run a cell and log it (`by`: who ran it, "user", "api", "expert"). The cell's index
+        in the log is the returned state's `logged`."""
         folder = self._folder(session_id)
         self._reap_if_idle(folder)
         with _locked(folder / "lock"):
             state = self._owned(folder, owner)
-            notes = []
-            if not sandbox_alive(state.pid, marker=state.id):
-                said = sandbox_failure(folder)
-                self._restart(folder, state)
-                notes.append(
-                    "The session's kernel had stopped"
-                    + (f" ({said})" if said else "")
-                    + "; a new one was started, and earlier variables are gone."
-                )
-            cell = self._run(folder, state, code)
-            cell.notes[:0] = notes
+            bounds = self.config.log_bounds
+            index, started_at = state.logged + 1, time.time()
+            log_running(folder, index=index, code=code, by=by, bounds=bounds)
+            try:
+                cell = self._run_alive(folder, state, code)
+            finally:
+                log_running_done(folder)
+            record = cell_record(
+                index=index, code=code, cell=cell, by=by, started_at=started_at, bounds=bounds
+            )
+            log_append(folder, record, keep=bounds.keep)
+            state.logged = index
             state.cells += 1
             state.last_used_at = time.time()
             _write_state(folder, state)
         return state, cell
 
-    def reset(self, session_id: str, owner: str) -> SessionState:
-        """A fresh kernel and an empty home: the session as new, under the same id."""
+    def cells(
+        self, session_id: str, owner: str, *, after: int = 0
+    ) -> tuple[SessionState, list[dict[str, Any]], dict[str, Any] | None]:
+        """The session, its logged cells past index `after`, and the cell under way if any.
+        Takes no lock: a reader never waits for a running cell."""
+        folder = self._folder(session_id)
+        state = self._owned(folder, owner, reaped_ok=True)
+        if state.status != "running":
+            return state, [], None
+        records = log_read(folder, after=after) if state.logged > after else []
+        # A cell under way for longer than a cell, its interrupt and a restart take was left
+        # by a process that died: not shown.
+        stale = self.config.cell_seconds + INTERRUPT_GRACE_SECONDS + READY_SECONDS
+        return state, records, log_running_cell(folder, stale_after=stale)
+
+    def reset(self, session_id: str, owner: str, *, by: str | None = None) -> SessionState:
+        """A fresh kernel and an empty home: the session as new, under the same id. The cell
+        log keeps its cells and marks the reset."""
         folder = self._folder(session_id)
         self._reap_if_idle(folder)
         with _locked(folder / "lock"):
             state = self._owned(folder, owner)
             sandbox_stop(state.pid, folder, marker=state.id)
             shutil.rmtree(folder / "home", ignore_errors=True)
+            state.logged += 1
+            log_append(folder, reset_record(index=state.logged, by=by), keep=self.config.log_cells)
+            _write_state(folder, state)  # the index is taken even if the restart fails
             self._restart(folder, state, count=False)
         return state
 
@@ -242,6 +312,21 @@ class ReplSessions:
             state.restarts += 1
         state.last_used_at = time.time()
         self._start(folder, state)
+
+    def _run_alive(self, folder: Path, state: SessionState, code: str) -> CellResult:
+        """Run a cell, first starting a new kernel if the session's had stopped."""
+        notes = []
+        if not sandbox_alive(state.pid, marker=state.id):
+            said = sandbox_failure(folder)
+            self._restart(folder, state)
+            notes.append(
+                "The session's kernel had stopped"
+                + (f" ({said})" if said else "")
+                + "; a new one was started, and earlier variables are gone."
+            )
+        cell = self._run(folder, state, code)
+        cell.notes[:0] = notes
+        return cell
 
     def _run(self, folder: Path, state: SessionState, code: str) -> CellResult:
         config = self.config

@@ -1,9 +1,9 @@
 """REPL sessions for API keys and studio users: the library (studio/repl/) configured from
 settings, its refusals turned into the errors the HTTP layer maps (studio/errors.py).
 
-An owner is a string, `key:<id>` (`user:<id>` is kept for the studio's panel, to come). A
-session is only ever seen by its owner; anyone else asking for it is told it does not exist,
-in the words used for an unknown id.
+An owner is a string, `key:<id>` or `user:<id>` (a studio user's: studio/services/
+repl_projects.py gives each project one). A session is only ever seen by its owner; anyone
+else asking for it is told it does not exist, in the words used for an unknown id.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 
 from studio.errors import Gone, NotFound, RateLimited, TooLarge, Unavailable
 from studio.models import ApiKey
@@ -33,6 +34,10 @@ NOT_FOUND = "No REPL session with that id (it may have been closed)."
 
 def repl_owner_for_key(api_key: ApiKey) -> str:
     return f"key:{api_key.pk}"
+
+
+def repl_owner_for_user(user: AbstractBaseUser) -> str:
+    return f"user:{user.pk}"
 
 
 def repl_config() -> ReplConfig:
@@ -62,7 +67,7 @@ def repl_sessions() -> ReplSessions:
 
 def repl_session_create(*, owner: str) -> dict[str, Any]:
     try:
-        with _refusals():
+        with repl_refusals():
             state = repl_sessions().create(owner)
     except TooManySessions as exc:
         raise RateLimited("too_many_sessions", str(exc), retry_after=60) from None
@@ -73,7 +78,10 @@ def repl_session_list(*, owner: str) -> list[dict[str, Any]]:
     return [state.public() for state in repl_sessions().owned(owner)]
 
 
-def repl_execute(*, owner: str, session_id: str, code: str) -> dict[str, Any]:
+def repl_execute(
+    *, owner: str, session_id: str, code: str, by: str | None = None
+) -> dict[str, Any]:
+    """Run a cell; `by` ("user", "api", "expert") goes into the session's cell log."""
     size = len(code.encode())
     if size > settings.MACARON_REPL_CODE_MAX_BYTES:
         raise TooLarge(
@@ -82,17 +90,19 @@ def repl_execute(*, owner: str, session_id: str, code: str) -> dict[str, Any]:
             f"{settings.MACARON_REPL_CODE_MAX_BYTES}. Nothing was run.",
             param="code",
         )
-    return repl_execute_server_code(owner=owner, session_id=session_id, code=code)
+    return repl_execute_server_code(owner=owner, session_id=session_id, code=code, by=by)
 
 
-def repl_execute_server_code(*, owner: str, session_id: str, code: str) -> dict[str, Any]:
+def repl_execute_server_code(
+    *, owner: str, session_id: str, code: str, by: str | None = None
+) -> dict[str, Any]:
     """Run the server's own code (not a caller's, so no size limit) in the owner's session,
     with the same refusals: another owner's session is as unknown as a made-up id."""
-    with _refusals():
-        state, cell = repl_sessions().execute(session_id, owner, code)
+    with repl_refusals():
+        state, cell = repl_sessions().execute(session_id, owner, code, by=by)
     body = asdict(cell)
     body["restarted"] = body.pop("kernel_lost")
-    return {"object": "repl.execution", "session": state.public(), **body}
+    return {"object": "repl.execution", "index": state.logged, "session": state.public(), **body}
 
 
 def repl_run_throwaway(*, owner: str, cells: Sequence[str]) -> list[CellResult]:
@@ -102,7 +112,7 @@ def repl_run_throwaway(*, owner: str, cells: Sequence[str]) -> list[CellResult]:
     owner: past that, the caller is asked to retry."""
     sessions = repl_sessions()
     try:
-        with _refusals():
+        with repl_refusals():
             state = sessions.create(owner)
     except TooManySessions:
         raise RateLimited(
@@ -112,7 +122,7 @@ def repl_run_throwaway(*, owner: str, cells: Sequence[str]) -> list[CellResult]:
         ) from None
     results: list[CellResult] = []
     try:
-        with _refusals():
+        with repl_refusals():
             for code in cells:
                 _, cell = sessions.execute(state.id, owner, code)
                 results.append(cell)
@@ -124,13 +134,20 @@ def repl_run_throwaway(*, owner: str, cells: Sequence[str]) -> list[CellResult]:
     return results
 
 
-def repl_session_reset(*, owner: str, session_id: str) -> dict[str, Any]:
-    with _refusals():
-        return repl_sessions().reset(session_id, owner).public()
+def repl_cells(*, owner: str, session_id: str, after: int = 0) -> dict[str, Any]:
+    """The session's logged cells (and resets) past index `after`, and the cell under way."""
+    with repl_refusals():
+        state, records, running = repl_sessions().cells(session_id, owner, after=after)
+    return {"object": "list", "session": state.public(), "data": records, "running": running}
+
+
+def repl_session_reset(*, owner: str, session_id: str, by: str | None = None) -> dict[str, Any]:
+    with repl_refusals():
+        return repl_sessions().reset(session_id, owner, by=by).public()
 
 
 def repl_session_close(*, owner: str, session_id: str) -> None:
-    with _refusals():
+    with repl_refusals():
         repl_sessions().close(session_id, owner)
 
 
@@ -140,7 +157,7 @@ def repl_sessions_reap() -> list[str]:
 
 
 @contextmanager
-def _refusals() -> Iterator[None]:
+def repl_refusals() -> Iterator[None]:
     """The library's refusals as request errors."""
     try:
         yield

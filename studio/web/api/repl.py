@@ -4,6 +4,7 @@
     GET    /v1/repl/sessions                   the key's sessions
     POST   /v1/repl/sessions/<id>/execute      run {"code": ...}; stdout, stderr, result, error
     POST   /v1/repl/sessions/<id>/reset        a fresh kernel and an empty home
+    GET    /v1/repl/sessions/<id>/cells        its cell log past ?after=<index>
     DELETE /v1/repl/sessions/<id>              stop it and remove its files
 
 Starting a kernel or running a cell blocks for up to the cell's wall-time limit, so each runs
@@ -16,11 +17,12 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from studio.errors import InvalidRequest
 from studio.services.api_keys import api_key_authenticate
 from studio.services.repl import (
+    repl_cells,
     repl_execute,
     repl_owner_for_key,
     repl_session_close,
@@ -28,9 +30,9 @@ from studio.services.repl import (
     repl_session_list,
     repl_session_reset,
 )
-from studio.web.api.blocking import off_thread
 from studio.web.api.errors import error_response
 from studio.web.api.protocol import parse_json_object
+from studio.web.blocking import off_thread
 from studio.web.request_body import body_within
 
 
@@ -78,7 +80,9 @@ async def session_execute(request: HttpRequest, session_id: str) -> HttpResponse
             raise InvalidRequest(
                 "invalid_value", "'code' must be a string of Python.", param="code"
             )
-        result = await off_thread(repl_execute, owner=owner, session_id=session_id, code=code)
+        result = await off_thread(
+            repl_execute, owner=owner, session_id=session_id, code=code, by="api"
+        )
     except InvalidRequest as exc:
         return error_response(exc)
     return JsonResponse(result)
@@ -89,7 +93,23 @@ async def session_execute(request: HttpRequest, session_id: str) -> HttpResponse
 async def session_reset(request: HttpRequest, session_id: str) -> HttpResponseBase:
     try:
         owner = await database_sync_to_async(_owner)(request)
-        session = await off_thread(repl_session_reset, owner=owner, session_id=session_id)
+        session = await off_thread(repl_session_reset, owner=owner, session_id=session_id, by="api")
     except InvalidRequest as exc:
         return error_response(exc)
     return JsonResponse(session)
+
+
+@csrf_exempt
+@require_GET
+async def session_cells(request: HttpRequest, session_id: str) -> HttpResponseBase:
+    try:
+        owner = await database_sync_to_async(_owner)(request)
+        after = request.GET.get("after", "0")
+        if not after.isdigit() or len(after) > 16:
+            raise InvalidRequest(
+                "invalid_value", "'after' must be a cell index: 0 or more.", param="after"
+            )
+        result = await off_thread(repl_cells, owner=owner, session_id=session_id, after=int(after))
+    except InvalidRequest as exc:
+        return error_response(exc)
+    return JsonResponse(result)

@@ -31,9 +31,9 @@ from studio.services.global_tools import (
     global_tools_list,
 )
 from studio.services.repl import repl_owner_for_key
-from studio.web.api.blocking import off_thread
 from studio.web.api.errors import error_response
 from studio.web.api.protocol import parse_json_object
+from studio.web.blocking import off_thread
 from studio.web.request_body import body_within
 
 

@@ -1,0 +1,159 @@
+"""The Python panel's JSON endpoints: a project's sandboxed session (studio/services/
+repl_projects.py), its cells, and the global tools every session can import.
+
+    POST /p/<id>/repl/session   the project's session, started if there is none
+    GET  /p/<id>/repl/cells     its cells past ?after=<index>, and the cell under way
+    POST /p/<id>/repl/run       run {"code": ...} (starting the session if needed)
+    POST /p/<id>/repl/reset     a fresh kernel and an empty home
+    POST /p/<id>/repl/close     stop the session and remove its files
+    GET  /studio/tools          the global tools (name, signature, doc)
+
+Like the rest of /p/<uuid>/: the project's owner only (a visitor gets 401, anyone else a 404
+as for a project that does not exist), POSTs checked for CSRF, errors as {"error": {"code",
+"message"}}. Starting a kernel or running a cell blocks for up to a cell's wall-time limit, so
+these views are async and run that work on a thread of its own (see studio/web/api/repl.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import uuid
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET, require_POST
+
+from studio.errors import (
+    PROJECT_GONE,
+    Gone,
+    InvalidRequest,
+    NotAuthenticated,
+    NotFound,
+    RateLimited,
+    TooLarge,
+    Unavailable,
+)
+from studio.models import Project
+from studio.selectors import project_of_user
+from studio.services.global_tools import global_tools_list
+from studio.services.repl import repl_owner_for_user
+from studio.services.repl_projects import (
+    project_repl_cells,
+    project_repl_close,
+    project_repl_open,
+    project_repl_reset,
+    project_repl_run,
+)
+from studio.web.blocking import off_thread
+from studio.web.projects_api import signed_in_json
+from studio.web.request_body import body_within
+
+T = TypeVar("T")
+PanelView = Callable[[HttpRequest, AbstractBaseUser, Project], Awaitable[dict[str, Any]]]
+STATUSES: tuple[tuple[type[InvalidRequest], int], ...] = (
+    (NotAuthenticated, 401),
+    (NotFound, 404),
+    (Gone, 410),
+    (TooLarge, 413),
+    (RateLimited, 429),
+    (Unavailable, 503),
+    (InvalidRequest, 400),
+)
+MAX_AFTER = 2**53  # an index past any session's (JSON's safe integers)
+
+
+def _error(exc: InvalidRequest) -> JsonResponse:
+    status = next(code for kind, code in STATUSES if isinstance(exc, kind))
+    response = JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=status)
+    if isinstance(exc, RateLimited):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def project_json(
+    view: PanelView,
+) -> Callable[[HttpRequest, uuid.UUID], Coroutine[Any, Any, JsonResponse]]:
+    """The signed-in owner's project handed to `view`; any refusal as its JSON error."""
+
+    @functools.wraps(view)
+    async def wrapper(request: HttpRequest, project_id: uuid.UUID) -> JsonResponse:
+        try:
+            user = await request.auser()
+            if not user.is_authenticated:
+                raise NotAuthenticated("not_signed_in", "Sign in to use the studio.")
+            project = await database_sync_to_async(project_of_user)(
+                user=user, project_id=project_id
+            )
+            if project is None:
+                raise NotFound("unknown_project", PROJECT_GONE)
+            assert isinstance(user, AbstractBaseUser)
+            return JsonResponse(await view(request, user, project))
+        except InvalidRequest as exc:
+            return _error(exc)
+
+    return wrapper
+
+
+def _code(request: HttpRequest) -> str:
+    # The body holds the code, JSON-escaped (up to 6 bytes a byte), and little else.
+    body = body_within(request, 6 * settings.MACARON_REPL_CODE_MAX_BYTES + 1024)
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise InvalidRequest("bad_request", "The request body is not valid JSON.") from None
+    code = data.get("code") if isinstance(data, dict) else None
+    if not isinstance(code, str) or not code.strip():
+        raise InvalidRequest("bad_request", "'code' is required: the Python to run.")
+    return code
+
+
+def _after(request: HttpRequest) -> int:
+    text = request.GET.get("after", "0")
+    if not text.isdigit() or int(text) > MAX_AFTER:
+        raise InvalidRequest("bad_request", "'after' must be a cell index: 0 or more.")
+    return int(text)
+
+
+@require_POST
+@project_json
+async def session(request: HttpRequest, user: AbstractBaseUser, project: Project) -> dict[str, Any]:
+    return await off_thread(project_repl_open, user=user, project=project)
+
+
+@require_GET
+@project_json
+async def cells(request: HttpRequest, user: AbstractBaseUser, project: Project) -> dict[str, Any]:
+    after = _after(request)
+    return await off_thread(project_repl_cells, user=user, project=project, after=after)
+
+
+@require_POST
+@project_json
+async def run(request: HttpRequest, user: AbstractBaseUser, project: Project) -> dict[str, Any]:
+    code = _code(request)
+    return await off_thread(project_repl_run, user=user, project=project, code=code)
+
+
+@require_POST
+@project_json
+async def reset(request: HttpRequest, user: AbstractBaseUser, project: Project) -> dict[str, Any]:
+    return await off_thread(project_repl_reset, user=user, project=project)
+
+
+@require_POST
+@project_json
+async def close(request: HttpRequest, user: AbstractBaseUser, project: Project) -> dict[str, Any]:
+    return await off_thread(project_repl_close, user=user, project=project)
+
+
+@require_GET
+@signed_in_json
+def tools(request: HttpRequest) -> dict[str, Any]:
+    assert isinstance(request.user, AbstractBaseUser)  # signed_in_json let only users in
+    owner = repl_owner_for_user(request.user)
+    return {"tools": global_tools_list(owner=owner)}
