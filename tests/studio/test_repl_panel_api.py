@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from studio.models import Project
+from studio.models import GlobalTool, Project
 from studio.repl.sandbox import SandboxUnavailable
 from studio.services.api_keys import api_key_create
 from tests.studio.repl_fixtures import repl_root
@@ -194,8 +194,19 @@ def test_a_host_without_the_sandbox_gets_a_clear_message(alice, project, monkeyp
     }
 
 
-def test_the_global_tools_are_listed(alice):
+def test_the_active_global_tools_are_listed(alice: User) -> None:
     assert signed_in(alice).get("/studio/tools").json() == {"tools": []}
+    fields = {"source": "def slug(t):\n    return t", "tests": "assert slug('a') == 'a'"}
+    GlobalTool.objects.create(
+        name="slug", version=1, signature="(t)", author="key:1", active=False, **fields
+    )
+    GlobalTool.objects.create(
+        name="slug", version=2, signature="(t: str)", doc="A slug.", author="key:1", **fields
+    )
+    tools = signed_in(alice).get("/studio/tools").json()["tools"]
+    assert [(t["name"], t["version"], t["signature"], t["doc"]) for t in tools] == [
+        ("slug", 2, "(t: str)", "A slug.")
+    ]
 
 
 def test_past_the_most_sessions_the_message_says_what_to_do(alice):
