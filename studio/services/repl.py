@@ -71,6 +71,11 @@ def repl_session_list(*, owner: str) -> list[dict[str, Any]]:
     return [state.public() for state in repl_sessions().owned(owner)]
 
 
+def repl_session_get(*, owner: str, session_id: str) -> dict[str, Any]:
+    with _refusals():
+        return repl_sessions().get(session_id, owner).public()
+
+
 def repl_execute(*, owner: str, session_id: str, code: str) -> dict[str, Any]:
     size = len(code.encode())
     if size > settings.MACARON_REPL_CODE_MAX_BYTES:
