@@ -25,7 +25,7 @@ from tests.studio.test_api_completions import events, post
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
-WEATHER = {
+WEATHER: Any = {
     "type": "function",
     "function": {
         "name": "get_weather",
@@ -34,7 +34,7 @@ WEATHER = {
     },
 }
 CALL = render_call(ToolCall("get_weather", {"city": "Paris"}))
-QUESTION = {"role": "user", "content": "What is the weather in Paris?"}
+QUESTION: Any = {"role": "user", "content": "What is the weather in Paris?"}
 
 
 @pytest.fixture
@@ -155,24 +155,25 @@ def test_the_openai_client_reads_tool_calls_and_sends_the_answer_back(
     asked = served.chat.completions.create(
         model="macaron-tiny",
         messages=[QUESTION],
-        tools=[WEATHER],  # type: ignore[list-item]
+        tools=[WEATHER],
         extra_body={"router": "chat"},
     )
     choice = asked.choices[0]
     assert choice.finish_reason == "tool_calls"
     assert choice.message.content is None
     [call] = choice.message.tool_calls or []
-    assert call.type == "function" and call.function.name == "get_weather"  # type: ignore[union-attr]
-    assert json.loads(call.function.arguments) == {"city": "Paris"}  # type: ignore[union-attr]
+    assert call.type == "function" and call.function.name == "get_weather"
+    assert json.loads(call.function.arguments) == {"city": "Paris"}
 
+    replayed: Any = choice.message.model_dump(exclude_none=True)
     answered = served.chat.completions.create(
         model="macaron-tiny",
         messages=[
             QUESTION,
-            choice.message.model_dump(exclude_none=True),  # type: ignore[list-item]
+            replayed,
             {"role": "tool", "tool_call_id": call.id, "content": "18 C and sunny"},
         ],
-        tools=[WEATHER],  # type: ignore[list-item]
+        tools=[WEATHER],
         extra_body={"router": "chat"},
     )
     assert answered.choices[0].message.content == "It is 18 C and sunny in Paris."
@@ -183,21 +184,22 @@ def test_the_openai_client_streams_tool_calls(
     served: openai.OpenAI, fake_worker: FakeWorker
 ) -> None:
     fake_worker.text = "Checking.\n" + CALL
-    stream = served.chat.completions.create(
+    stream: Any = served.chat.completions.create(
         model="macaron-tiny",
         messages=[QUESTION],
-        tools=[WEATHER],  # type: ignore[list-item]
+        tools=[WEATHER],
         stream=True,
         extra_body={"router": "chat"},
     )
-    text, calls, finish = "", {}, None
+    text, finish = "", None
+    calls: dict[int, dict[str, str]] = {}
     for chunk in stream:
         delta = chunk.choices[0].delta
         text += delta.content or ""
         for call in delta.tool_calls or []:
             calls.setdefault(call.index, {"name": "", "arguments": ""})
-            calls[call.index]["name"] += call.function.name or ""  # type: ignore[union-attr]
-            calls[call.index]["arguments"] += call.function.arguments or ""  # type: ignore[union-attr]
+            calls[call.index]["name"] += call.function.name or ""
+            calls[call.index]["arguments"] += call.function.arguments or ""
         finish = chunk.choices[0].finish_reason or finish
     assert text == "Checking."
     assert calls == {0: {"name": "get_weather", "arguments": json.dumps({"city": "Paris"})}}

@@ -54,7 +54,7 @@ def python(code: str) -> str:
     return render_call(ToolCall("python", {"code": code}))
 
 
-def loop_request(repl: str = "new", **fields: Any) -> dict[str, Any]:
+def loop_request(repl: str | None = "new", **fields: Any) -> dict[str, Any]:
     return {
         "model": "macaron-tiny",
         "messages": [{"role": "user", "content": "What is 6 times 7? Use Python."}],
