@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -204,19 +205,48 @@ async def test_repl_needs_the_python_tool_and_ui_cannot_take_tools(
     assert await generations() == []
 
 
-async def test_a_hang_up_while_a_cell_runs_starts_no_further_step(
-    fake_worker: FakeWorker, key: tuple[Any, str], sessions: list[str]
+async def test_a_hang_up_while_a_cell_runs_starts_no_further_step_and_closes_the_session(
+    fake_worker: FakeWorker, key: tuple[Any, str]
 ) -> None:
-    fake_worker.script = [python("import time; time.sleep(1.5); print('slept')"), "Done."]
+    fake_worker.script = [python("import time; time.sleep(3); print('slept')"), "Done."]
 
-    async def first_step_done() -> bool:
-        return await Generation.objects.filter(status=Generation.Status.DONE).aexists()
+    async def cell_running() -> bool:
+        if not (await _sessions_of(key) and await first_step_done()):
+            return False
+        await asyncio.sleep(1)  # the cell starts at once, and runs for 3 s
+        return True
 
-    await hang_up_after(post(AsyncClient(), key[1], loop_request()), first_step_done)
-    await asyncio.sleep(3)  # past the cell: a loop still going would start its next step now
+    await hang_up_after(post(AsyncClient(), key[1], loop_request()), cell_running)
+    await asyncio.sleep(4)  # past the cell: a loop still going would start its next step now
     assert len(await generations()) == 1
     assert fake_worker.script == ["Done."]
-    sessions.extend(await _sessions_of(key))
+    # The caller never learned the session's id: it is closed once the cell is done.
+    await until_no_sessions(key)
+
+
+async def test_a_hang_up_while_the_session_starts_closes_it_once_made(
+    fake_worker: FakeWorker, key: tuple[Any, str]
+) -> None:
+    fake_worker.script = [python("print(1)"), "Done."]
+
+    async def first_step_stored() -> bool:  # then the kernel starts, for a second or more
+        return await Generation.objects.aexists()
+
+    await hang_up_after(post(AsyncClient(), key[1], loop_request()), first_step_stored)
+    await until_no_sessions(key)
+    assert len(await generations()) == 1
+
+
+async def first_step_done() -> bool:
+    return await Generation.objects.filter(status=Generation.Status.DONE).aexists()
+
+
+async def until_no_sessions(key: tuple[Any, str]) -> None:
+    await asyncio.sleep(1)
+    deadline = time.monotonic() + 20
+    while await _sessions_of(key) and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    assert await _sessions_of(key) == []
 
 
 async def test_a_hang_up_mid_step_cancels_that_steps_generation(

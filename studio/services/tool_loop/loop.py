@@ -7,11 +7,14 @@ function (those go back to the client), or MACARON_TOOL_LOOP_MAX_STEPS replies w
 A request without tools is one step whose text is the answer, unparsed. A client that hangs
 up cancels the coroutine driving the loop: the running generation is cancelled by the
 request's lifecycle, and no further step starts (a cell already running finishes in its
-session, whose lock keeps the next cell waiting).
+session, whose lock keeps the next cell waiting; a session made for the request is closed).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -21,11 +24,17 @@ from django.conf import settings
 
 from inference.protocol import Message
 from inference.tool_calls import ToolCall, parse_reply
+from studio.errors import InvalidRequest
 from studio.models import ApiKey
 from studio.selectors import CompletionResult
 from studio.services.api_requests import CompletionRequest
 from studio.services.completions import ChatCompletionRequest, input_chars
-from studio.services.repl import repl_owner_for_key, repl_session_create, repl_session_get
+from studio.services.repl import (
+    repl_owner_for_key,
+    repl_session_close,
+    repl_session_create,
+    repl_session_get,
+)
 from studio.services.tool_loop.conversation import assistant_turn_text, with_tools_system
 from studio.services.tool_loop.reply_stream import CallFilter
 from studio.services.tool_loop.server_tools import SERVER_TOOLS, ToolContext
@@ -69,6 +78,16 @@ def single_outcome(result: CompletionResult) -> LoopOutcome:
     )
 
 
+def _close_later(owner: str, session_id: str) -> None:
+    """Close a session on a thread nobody waits for: after a cell still running (its lock)."""
+    threading.Thread(target=_close_quietly, args=(owner, session_id), name="repl-close").start()
+
+
+def _close_quietly(owner: str, session_id: str) -> None:
+    with contextlib.suppress(InvalidRequest):  # gone already
+        repl_session_close(owner=owner, session_id=session_id)
+
+
 async def _blocking(function: Callable[..., T], /, **kwargs: Any) -> T:
     """A kernel start or a cell blocks for seconds: on a thread of its own, not the one thread
     Django keeps for synchronous code (which the database calls wait on)."""
@@ -102,12 +121,26 @@ class ToolLoop:
         started = self.first = await self.request.start()
         if repl == NEW_SESSION:
             try:
-                session = await _blocking(repl_session_create, owner=self.owner)
+                self.session_id = await self._new_session()
             except BaseException:
-                await self.request.finish()
+                await self.finish()
                 raise
-            self.session_id = session["id"]
         return started
+
+    async def _new_session(self) -> str:
+        """A kernel starts in a second or two, on a thread that goes on if the client hangs up
+        meanwhile: the session it makes is then closed, as nobody will learn its id."""
+        making = asyncio.ensure_future(_blocking(repl_session_create, owner=self.owner))
+        try:
+            session = await asyncio.shield(making)
+        except asyncio.CancelledError:
+            making.add_done_callback(self._close_unclaimed)
+            raise
+        return str(session["id"])
+
+    def _close_unclaimed(self, making: asyncio.Future[dict[str, Any]]) -> None:
+        if not making.cancelled() and making.exception() is None:
+            _close_later(self.owner, making.result()["id"])
 
     async def run(self) -> AsyncIterator[str | ReplStep]:
         """The answer's text as it is written (calls left out) and each cell as it runs; then
@@ -153,7 +186,13 @@ class ToolLoop:
             await self.request.next_generation(self.conversation)
 
     async def finish(self) -> None:
-        await self.request.finish()
+        """The request is over (answered, failed, or the client gone). A session it made for a
+        caller who never learned its id is closed, so it holds none of the key's sessions."""
+        try:
+            await self.request.finish()
+        finally:
+            if self.outcome is None and self.chat.repl == NEW_SESSION and self.session_id:
+                _close_later(self.owner, self.session_id)
 
     def _outcome_of(self, result: CompletionResult) -> LoopOutcome:
         """One step's reply: the answer, calls for the client, or (stopped None) calls the
