@@ -159,6 +159,33 @@ async def test_the_loop_stops_at_the_step_limit(
     assert len(await generations()) == 2
 
 
+async def test_the_loop_stops_when_what_happened_no_longer_fits_the_input_limit(
+    fake_worker: FakeWorker, key: tuple[Any, str], sessions: list[str], settings: Any
+) -> None:
+    settings.MACARON_API_MAX_INPUT_CHARS = len(PYTHON_GUIDE) + 300
+    fake_worker.script = [python("print('x' * 400)"), "Never asked."]
+    body = (await post(AsyncClient(), key[1], loop_request())).json()
+    sessions.append(body["repl"]["session_id"])
+    assert body["repl"]["stopped"] == "input_limit"
+    assert body["choices"][0]["finish_reason"] == "length"
+    assert body["repl"]["steps"][0]["stdout"] == "x" * 400 + "\n"
+    assert len(await generations()) == 1
+
+
+async def test_code_over_the_size_limit_is_not_run_and_the_model_is_told(
+    fake_worker: FakeWorker, key: tuple[Any, str], sessions: list[str], settings: Any
+) -> None:
+    settings.MACARON_REPL_CODE_MAX_BYTES = 20
+    fake_worker.script = [python("print('far too long a cell')"), "Sorry."]
+    body = (await post(AsyncClient(), key[1], loop_request())).json()
+    sessions.append(body["repl"]["session_id"])
+    assert body["repl"]["steps"] == []
+    assert body["choices"][0]["message"]["content"] == "Sorry."
+    tool_message = (await generations())[-1].messages[-1]
+    assert tool_message["role"] == "tool"
+    assert "at most 20" in tool_message["content"] and "Nothing was run" in tool_message["content"]
+
+
 async def test_promotion_answers_that_it_is_not_available_yet(
     fake_worker: FakeWorker, key: tuple[Any, str], sessions: list[str]
 ) -> None:
