@@ -223,6 +223,8 @@ MACARON_API_MAX_TOKENS = int(os.environ.get("MACARON_API_MAX_TOKENS", "2048"))
 MACARON_API_RATE_PER_MINUTE = int(os.environ.get("MACARON_API_RATE_PER_MINUTE", "60"))
 MACARON_API_MAX_CONCURRENT = int(os.environ.get("MACARON_API_MAX_CONCURRENT", "4"))
 MACARON_API_TIMEOUT_SECONDS = float(os.environ.get("MACARON_API_TIMEOUT_SECONDS", "600"))
+# The tool loop (`repl` with a python tool): at most this many model replies per request.
+MACARON_TOOL_LOOP_MAX_STEPS = int(os.environ.get("MACARON_TOOL_LOOP_MAX_STEPS", "6"))
 # How long a `view_url` works after it is handed out (7 days); fetching the completion again
 # (GET /v1/chat/completions/<id>) hands out a fresh one.
 MACARON_API_VIEW_MAX_AGE_SECONDS = int(

@@ -173,6 +173,12 @@ class ReplSessions:
         mine = [s for s in self._states() if s.owner == owner]
         return sorted(mine, key=lambda s: s.created_at)
 
+    def get(self, session_id: str, owner: str) -> SessionState:
+        """The owner's session, if it is there and has not idled out."""
+        folder = self._folder(session_id)
+        self._reap_if_idle(folder)
+        return self._owned(folder, owner)
+
     def execute(
         self, session_id: str, owner: str, code: str, *, by: str | None = None
     ) -> tuple[SessionState, CellResult]:

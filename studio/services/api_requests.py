@@ -1,16 +1,20 @@
-"""One API chat-completion request's lifecycle around its generation: take a slot under the key's
-limits, join the generation's group before it is enqueued (or the first batches can slip past),
-follow it, and at the end, however it ends (answered, failed, timed out, or the client gone),
-leave the group, cancel a generation still running, and give the slot back."""
+"""One API chat-completion request's lifecycle around its generations: take a slot under the
+key's limits for the whole request, join each generation's group before it is enqueued (or the
+first batches can slip past), follow it, and at the end, however it ends (answered, failed,
+timed out, or the client gone), leave the group, cancel a generation still running, and give
+the slot back. A request runs one generation, or one per step of a tool loop, in turn."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from inference import router
+from inference.protocol import Message
 from studio.errors import EngineFailed
 from studio.models import ApiKey
 from studio.selectors import CompletionResult, completion_result
@@ -26,31 +30,39 @@ class CompletionRequest:
         self.chat = chat
         self.request_id = str(uuid.uuid4())
         self.watch = GenerationWatch(uuid.uuid4())
+        self.generations = 0
+        self._routing: router.Routing | None = None
 
     async def start(self) -> CompletionResult:
-        """Take a slot, join, and store and enqueue the generation. Raises `InvalidRequest`
-        (over a limit, an unknown model or expert, ...); a slot it took is given back then."""
+        """Take a slot, join, and store and enqueue the first generation. Raises
+        `InvalidRequest` (over a limit, an unknown model or expert, ...); a slot it took is
+        given back then."""
         await database_sync_to_async(limits_acquire)(
             key_id=self.api_key.pk, request_id=self.request_id
         )
         try:
-            await self.watch.join()
-            chat = self.chat
-            started: CompletionResult = await database_sync_to_async(completion_create)(
-                generation_id=self.watch.generation_id,
-                api_key=self.api_key,
-                model=chat.model,
-                router_name=chat.router,
-                messages=chat.messages,
-                max_tokens=chat.max_tokens,
-                temperature=chat.temperature,
-                top_p=chat.top_p,
-                stop=chat.stop,
-                tools=chat.tools,
-            )
+            return await self._generate(self.chat)
         except BaseException:
             await self.finish()
             raise
+
+    async def next_generation(self, messages: tuple[Message, ...]) -> CompletionResult:
+        """The next generation of this request, on `messages`, by the first one's expert (the
+        previous one has finished)."""
+        await self.watch.leave()
+        self.watch = GenerationWatch(uuid.uuid4())
+        return await self._generate(replace(self.chat, messages=messages))
+
+    async def _generate(self, chat: ChatCompletionRequest) -> CompletionResult:
+        await self.watch.join()
+        started: CompletionResult = await database_sync_to_async(completion_create)(
+            generation_id=self.watch.generation_id,
+            api_key=self.api_key,
+            chat=chat,
+            routing=self._routing,
+        )
+        self._routing = router.Routing(**started.routing)
+        self.generations += 1
         return started
 
     def pieces(self) -> AsyncIterator[str]:

@@ -7,7 +7,7 @@ the row is committed, batches on the channel layer. Routing is recorded on the r
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
@@ -36,31 +36,40 @@ class ChatCompletionRequest:
     top_p: float = 1.0
     stop: tuple[str, ...] = ()
     tools: tuple[dict[str, Any], ...] | None = None
+    # Macaron's extension: "new" or a REPL session's id; the server runs `python` calls there.
+    repl: str | None = None
+
+
+# The expert that answers when the server's python loop is on and no `router` is named.
+TOOL_LOOP_EXPERT = "agent"
 
 
 def completion_create(
     *,
     generation_id: uuid.UUID,
     api_key: ApiKey,
-    model: str,
-    router_name: str | None,
-    messages: tuple[Message, ...],
-    max_tokens: int | None,
-    temperature: float,
-    top_p: float,
-    stop: tuple[str, ...],
-    tools: tuple[dict[str, Any], ...] | None,
+    chat: ChatCompletionRequest,
+    routing: router.Routing | None = None,
 ) -> CompletionResult:
-    """Store a queued API generation and enqueue it once committed.
+    """Store a queued API generation of `chat` and enqueue it once committed.
 
-    The caller picks `generation_id` so it can join the generation's group first.
+    The caller picks `generation_id` so it can join the generation's group first. `routing`
+    is an earlier step's choice, kept by the next steps of a tool loop.
     """
-    profile = _served_profile(model)
-    routing = _routing(router_name, messages)
+    profile = _served_profile(chat.model)
+    routing = routing or _routing(chat)
     resolved = expert_resolve(name=routing.expert)
     if resolved is None:  # an automatic choice is always a built-in, which always resolves
         raise NotFound("expert_not_found", f"No expert is named {routing.expert!r}.")
-    chars = sum(len(m.content) for m in messages)
+    if resolved.expert.structured and chat.tools:
+        raise InvalidRequest(
+            "tools_not_supported",
+            f"The {routing.expert!r} expert writes UI4A specs under a schema and cannot call "
+            "tools; leave out 'tools', or name a text expert in 'router' (chat, agent, coding).",
+            param="tools",
+        )
+    messages = chat.messages
+    chars = input_chars(messages)
     if chars > settings.MACARON_API_MAX_INPUT_CHARS:
         raise InvalidRequest(
             "context_length_exceeded",
@@ -78,17 +87,23 @@ def completion_create(
             structured=resolved.expert.structured,
             prompt=last_user,
             messages=[{"role": m.role, "content": m.content} for m in messages],
+            # The tools are in the messages, as their system message: the chat template
+            # is not handed them again (inference/tool_calls.py).
             options={
-                "max_tokens": max_tokens,
-                "temperature": temperature,
-                "top_p": top_p,
-                "stop": list(stop),
-                "tools": list(tools) if tools else None,
+                "max_tokens": chat.max_tokens,
+                "temperature": chat.temperature,
+                "top_p": chat.top_p,
+                "stop": list(chat.stop),
             },
             routing=routing.as_dict(),
         )
         transaction.on_commit(lambda: generation_enqueue(generation))
     return completion_of(generation)
+
+
+def input_chars(messages: tuple[Message, ...]) -> int:
+    """The size MACARON_API_MAX_INPUT_CHARS bounds."""
+    return sum(len(m.content) for m in messages)
 
 
 def _served_profile(model: str) -> str:
@@ -109,15 +124,25 @@ def _served_profile(model: str) -> str:
     return model
 
 
-def _routing(router_name: str | None, messages: tuple[Message, ...]) -> router.Routing:
-    if router_name is not None:
-        if expert_resolve(name=router_name) is None:
+def _routing(chat: ChatCompletionRequest) -> router.Routing:
+    """The expert named in `router`; else, with the server's python loop on, the agent; else
+    the classifier's choice, among the text experts when tools are given (the ui expert
+    cannot call them)."""
+    if chat.router is not None:
+        if expert_resolve(name=chat.router) is None:
             raise NotFound(
                 "expert_not_found",
-                f"No expert is named {router_name[:40]!r}; use one of "
+                f"No expert is named {chat.router[:40]!r}; use one of "
                 f"{', '.join(sorted(EXPERTS))} or a registered expert, or leave 'router' out "
                 "to route automatically.",
                 param="router",
             )
-        return router.explicit(router_name)
-    return router.route(messages)
+        return router.explicit(chat.router)
+    if chat.repl is not None:
+        return router.Routing(expert=TOOL_LOOP_EXPERT, mode="tools")
+    routing = router.route(chat.messages)
+    if chat.tools and EXPERTS[routing.expert].structured and routing.scores:
+        text_experts = {n: s for n, s in routing.scores.items() if not EXPERTS[n].structured}
+        best = max(text_experts, key=text_experts.__getitem__)
+        routing = replace(routing, expert=best)
+    return routing

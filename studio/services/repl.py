@@ -78,6 +78,11 @@ def repl_session_list(*, owner: str) -> list[dict[str, Any]]:
     return [state.public() for state in repl_sessions().owned(owner)]
 
 
+def repl_session_get(*, owner: str, session_id: str) -> dict[str, Any]:
+    with repl_refusals():
+        return repl_sessions().get(session_id, owner).public()
+
+
 def repl_execute(
     *, owner: str, session_id: str, code: str, by: str | None = None
 ) -> dict[str, Any]:

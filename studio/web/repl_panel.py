@@ -28,6 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
+from studio.blocking import off_thread
 from studio.errors import (
     PROJECT_GONE,
     Gone,
@@ -49,7 +50,6 @@ from studio.services.repl_projects import (
     project_repl_reset,
     project_repl_run,
 )
-from studio.web.blocking import off_thread
 from studio.web.projects_api import signed_in_json
 from studio.web.request_body import body_within
 

@@ -79,6 +79,9 @@ class FakeWorker:
 
     def __init__(self) -> None:
         self.text = "Hello from the fake engine."
+        # Texts for the generations in the order they start (a tool loop's steps); once they
+        # run out, `text`.
+        self.script: list[str] = []
         self.delay = 0.0
         self.hold_after: int | None = None
         self.queues: list[str] = []
@@ -93,9 +96,8 @@ class FakeWorker:
         from tests.fakes import ScriptedFakeEngine
 
         self.queues.append(queue)
-        engine = ScriptedFakeEngine(
-            self.text, chunk=5, delay=self.delay, hold_after=self.hold_after
-        )
+        text = self.script.pop(0) if self.script else self.text
+        engine = ScriptedFakeEngine(text, chunk=5, delay=self.delay, hold_after=self.hold_after)
         self.engines.append(engine)
         thread = threading.Thread(
             target=generation_run, kwargs={"generation_id": args[0], "engine": engine}

@@ -81,3 +81,93 @@ def test_it_names_the_field_it_refuses(fields: dict[str, Any], param: str) -> No
     with pytest.raises(InvalidRequest) as raised:
         parse(**fields)
     assert raised.value.param == param
+
+
+WEATHER = {"type": "function", "function": {"name": "get_weather", "parameters": {}}}
+PYTHON = {"type": "function", "function": {"name": "python", "parameters": {}}}
+
+
+def test_a_replayed_tool_call_is_written_as_the_model_writes_it() -> None:
+    request = parse(
+        messages=[
+            {"role": "user", "content": "Weather?"},
+            {
+                "role": "assistant",
+                "content": "Checking.",
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": "-3 C"},
+        ],
+        tools=[WEATHER],
+    )
+    assert request.messages[1:] == (
+        Message(
+            "assistant",
+            'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n'
+            "</tool_call>",
+        ),
+        Message("tool", "-3 C"),
+    )
+
+
+def test_repl_takes_new_or_a_session_id_with_the_python_tool() -> None:
+    assert parse(tools=[PYTHON], repl="new").repl == "new"
+    assert parse(tools=[PYTHON, WEATHER], repl="0123456789abcdef").repl == "0123456789abcdef"
+    assert parse(tools=[PYTHON]).repl is None
+
+
+def call_turn(**function: Any) -> list[dict[str, Any]]:
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}", **function}}
+    return [{"role": "user", "content": "Hi"}, {"role": "assistant", "tool_calls": [call]}]
+
+
+@pytest.mark.parametrize(
+    ("fields", "param"),
+    [
+        ({"repl": "new"}, "repl"),
+        ({"repl": "new", "tools": [WEATHER]}, "repl"),
+        ({"repl": 3, "tools": [PYTHON]}, "repl"),
+        ({"repl": "x" * 200, "tools": [PYTHON]}, "repl"),
+        (
+            {"repl": "new", "tools": [PYTHON, {**WEATHER, "function": {"name": "promote_tool"}}]},
+            "tools",
+        ),
+        ({"tools": [WEATHER, WEATHER]}, "tools[1].function.name"),
+        ({"tools": [{"type": "function", "function": {"name": "a b"}}]}, "tools[0].function.name"),
+        ({"tools": [WEATHER] * 65}, "tools"),
+        (
+            {"messages": call_turn(arguments="not json")},
+            "messages[1].tool_calls[0].function.arguments",
+        ),
+        ({"messages": call_turn(arguments="[1]")}, "messages[1].tool_calls[0].function.arguments"),
+        (
+            {"messages": call_turn(arguments=json.dumps({"a": "x" * 20_000}))},
+            "messages[1].tool_calls[0].function.arguments",
+        ),
+        ({"messages": call_turn(name="")}, "messages[1].tool_calls[0].function.name"),
+        (
+            {
+                "messages": [
+                    *call_turn(),
+                    {"role": "user", "content": "?"},
+                    {"role": "tool", "tool_call_id": "c"},
+                ]
+            },
+            "messages[3].tool_call_id",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "Hi"}, {"role": "tool", "content": "x"}]},
+            "messages[1].tool_call_id",
+        ),
+    ],
+)
+def test_it_names_the_tool_field_it_refuses(fields: dict[str, Any], param: str) -> None:
+    with pytest.raises(InvalidRequest) as raised:
+        parse(**fields)
+    assert raised.value.param == param

@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from inference.protocol import Message
+from inference.tool_calls import MAX_CALL_CHARS, PROMOTE, PYTHON, ToolCall
 from studio.errors import InvalidRequest
 from studio.services.completions import ChatCompletionRequest
+from studio.services.tool_loop.conversation import assistant_turn_text
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 MAX_STOP = 4
+MAX_TOOLS = 64
+MAX_TURN_CALLS = 16  # calls in one assistant turn a client replays
+MAX_ID_CHARS = 128  # a tool call's id, and `repl`'s session id
+FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # OpenAI's rule for function names
 
 
 def parse_json_object(body: bytes) -> dict[str, Any]:
@@ -44,6 +51,7 @@ def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest
     tokens = data.get("max_completion_tokens", data.get("max_tokens"))
     if tokens is not None:
         tokens = _number("max_tokens", tokens, 0, low=1, high=max_tokens, integer=True)
+    tools = _tools(data.get("tools"))
     return ChatCompletionRequest(
         model=_required_string(data, "model"),
         messages=_messages(data.get("messages")),
@@ -53,7 +61,8 @@ def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest
         temperature=_number("temperature", data.get("temperature"), 1.0, low=0, high=2),
         top_p=_number("top_p", data.get("top_p"), 1.0, low=0, high=1, open_low=True),
         stop=_stop(data.get("stop")),
-        tools=_tools(data.get("tools")),
+        tools=tools,
+        repl=_repl(data.get("repl"), tools),
     )
 
 
@@ -112,9 +121,13 @@ def _content(value: object, index: int, role: str) -> str:
 
 
 def _messages(value: object) -> tuple[Message, ...]:
+    """The conversation. An assistant turn's `tool_calls` are written into its content as the
+    model writes calls (so it sees its own calls); a `tool` message answers one of the calls
+    of the assistant turn before it."""
     if not isinstance(value, list) or not value:
         raise _bad("messages", "must be a non-empty list")
     messages = []
+    open_calls: set[str] = set()  # the ids a `tool` message may answer now
     for index, item in enumerate(value):
         if not isinstance(item, dict):
             raise _bad(f"messages[{index}]", "must be an object")
@@ -123,10 +136,61 @@ def _messages(value: object) -> tuple[Message, ...]:
             raise _bad(f"messages[{index}].role", f"must be one of {', '.join(sorted(ROLES))}")
         # The chat template knows no "developer" role; it is OpenAI's newer name for system.
         role = "system" if role == "developer" else str(role)
-        messages.append(Message(role, _content(item.get("content"), index, role)))
+        content = _content(item.get("content"), index, role)
+        if role == "assistant":
+            calls = _assistant_calls(item.get("tool_calls"), index)
+            open_calls = {call.id for call in calls}
+            content = assistant_turn_text(content, calls)
+        elif role == "tool":
+            call_id = item.get("tool_call_id")
+            if not isinstance(call_id, str) or call_id not in open_calls:
+                raise _bad(
+                    f"messages[{index}].tool_call_id",
+                    "must name a tool call of the assistant message before it",
+                )
+        else:
+            open_calls = set()
+        messages.append(Message(role, content))
     if not any(m.role == "user" and m.content.strip() for m in messages):
         raise _bad("messages", "must include a user message with some text")
     return tuple(messages)
+
+
+def _assistant_calls(value: object, index: int) -> list[ToolCall]:
+    """OpenAI's `tool_calls`: [{"id", "type": "function", "function": {"name", "arguments"}}],
+    the arguments a JSON object written as a string."""
+    if value is None:
+        return []
+    where = f"messages[{index}].tool_calls"
+    if not isinstance(value, list) or len(value) > MAX_TURN_CALLS:
+        raise _bad(where, f"must be a list of at most {MAX_TURN_CALLS} calls")
+    calls = []
+    for number, call in enumerate(value):
+        at = f"{where}[{number}]"
+        if not isinstance(call, dict) or call.get("type", "function") != "function":
+            raise _bad(at, "must be an object with 'type': 'function'")
+        call_id, function = call.get("id"), call.get("function")
+        if not isinstance(call_id, str) or not 0 < len(call_id) <= MAX_ID_CHARS:
+            raise _bad(f"{at}.id", f"must be a string of 1 to {MAX_ID_CHARS} characters")
+        if not isinstance(function, dict):
+            raise _bad(f"{at}.function", "must be an object with 'name' and 'arguments'")
+        name, arguments = function.get("name"), function.get("arguments", "{}")
+        if not isinstance(name, str) or not FUNCTION_NAME.match(name):
+            raise _bad(f"{at}.function.name", "must be 1 to 64 letters, digits, _ or -")
+        calls.append(ToolCall(name, _arguments(arguments, f"{at}.function.arguments"), call_id))
+    return calls
+
+
+def _arguments(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, str) or len(value) > MAX_CALL_CHARS:
+        raise _bad(where, f"must be a JSON object written as a string of at most {MAX_CALL_CHARS}")
+    try:
+        arguments = json.loads(value)
+    except (ValueError, RecursionError):
+        arguments = None
+    if not isinstance(arguments, dict):
+        raise _bad(where, "must be a JSON object written as a string")
+    return arguments
 
 
 def _stop(value: object) -> tuple[str, ...]:
@@ -146,9 +210,47 @@ def _stop(value: object) -> tuple[str, ...]:
 def _tools(value: object) -> tuple[dict[str, Any], ...] | None:
     if value is None:
         return None
-    if not isinstance(value, list) or not all(
-        isinstance(t, dict) and t.get("type") == "function" and isinstance(t.get("function"), dict)
-        for t in value
+    if (
+        not isinstance(value, list)
+        or len(value) > MAX_TOOLS
+        or not all(
+            isinstance(t, dict)
+            and t.get("type") == "function"
+            and isinstance(t.get("function"), dict)
+            for t in value
+        )
     ):
-        raise _bad("tools", "must be a list of {'type': 'function', 'function': {...}} objects")
+        raise _bad(
+            "tools",
+            f"must be a list of at most {MAX_TOOLS} {{'type': 'function', 'function': {{...}}}} "
+            "objects",
+        )
+    names = [tool["function"].get("name") for tool in value]
+    for number, name in enumerate(names):
+        if not isinstance(name, str) or not FUNCTION_NAME.match(name):
+            raise _bad(f"tools[{number}].function.name", "must be 1 to 64 letters, digits, _ or -")
+        if names.index(name) != number:
+            raise _bad(f"tools[{number}].function.name", f"repeats the name {name!r}")
     return tuple(value) or None
+
+
+def _repl(value: object, tools: tuple[dict[str, Any], ...] | None) -> str | None:
+    """Macaron's extension: "new", or the id of one of the key's REPL sessions, for the server
+    to run the model's `python` calls in (the tool loop)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_ID_CHARS:
+        raise _bad("repl", 'must be "new" or the id of one of your REPL sessions')
+    names = {tool["function"]["name"] for tool in tools or ()}
+    if PYTHON not in names:
+        raise _bad(
+            "repl",
+            "needs a function tool named 'python' in 'tools': the server runs that tool's calls "
+            "in the session",
+        )
+    if PROMOTE in names:
+        raise _bad(
+            "tools",
+            f"may not define {PROMOTE!r} while 'repl' is set: the server serves that tool itself",
+        )
+    return value

@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from studio.blocking import off_thread
 from studio.errors import InvalidRequest
 from studio.services.api_keys import api_key_authenticate
 from studio.services.repl import (
@@ -32,7 +33,6 @@ from studio.services.repl import (
 )
 from studio.web.api.errors import error_response
 from studio.web.api.protocol import parse_json_object
-from studio.web.blocking import off_thread
 from studio.web.request_body import body_within
 
 

@@ -3,7 +3,8 @@
 Keys come only from `Authorization: Bearer`; CSRF does not apply, as no cookie authenticates.
 A client that disconnects cancels its generation: Django cancels the view (or closes the event
 stream), and the request's lifecycle (services/api_requests.py) cancels a generation that has
-not finished whenever the request ends.
+not finished whenever the request ends. Every completion goes through the tool loop
+(services/tool_loop/), which without tools is one generation.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from studio.errors import EngineFailed, InvalidRequest, NotFound
 from studio.models import ApiKey
 from studio.selectors import CompletionResult, completion_result, models_list
 from studio.services.api_keys import api_key_authenticate
-from studio.services.api_requests import CompletionRequest
 from studio.services.shared_views import view_document_for, view_token_for
+from studio.services.tool_loop.loop import ReplStep, ToolLoop, single_outcome
 from studio.web.api import wire
 from studio.web.api.errors import error_event, error_response
 from studio.web.api.protocol import parse_chat_request
@@ -64,48 +65,54 @@ async def chat_completions(request: HttpRequest) -> HttpResponseBase:
             body_within(request, settings.MACARON_API_MAX_BODY_BYTES),
             max_tokens=settings.MACARON_API_MAX_TOKENS,
         )
-        completion = CompletionRequest(api_key, chat)
-        started = await completion.start()
+        loop = ToolLoop(api_key, chat)
+        started = await loop.start()
     except InvalidRequest as exc:
         return error_response(exc)
     response: HttpResponseBase
     if chat.stream:
-        events = _stream(request, completion, started)
+        events = _stream(request, loop, started)
         response = StreamingHttpResponse(events, content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # proxies must pass events on at once
     else:
         try:
-            async for _ in completion.pieces():
+            async for _ in loop.run():
                 pass
-            result = await completion.result()
-            body = wire.completion_body(result, view_url=_view_url(request, result))
-            response = JsonResponse(body)
+            assert loop.outcome is not None
+            view_url = _view_url(request, loop.outcome.last)
+            response = JsonResponse(wire.completion_body(loop.outcome, view_url=view_url))
         except InvalidRequest as exc:
             response = error_response(exc)
         finally:
-            await completion.finish()
+            await loop.finish()
     for name, value in _headers(started).items():
         response[name] = value
     return response
 
 
 async def _stream(
-    request: HttpRequest, completion: CompletionRequest, started: CompletionResult
+    request: HttpRequest, loop: ToolLoop, started: CompletionResult
 ) -> AsyncIterator[bytes]:
     try:
         yield wire.chunk(started, {"role": "assistant", "content": ""})
-        async for piece in completion.pieces():
-            yield wire.chunk(started, {"content": piece})
-        result = await completion.result()
-        yield wire.last_chunk(result, view_url=_view_url(request, result))
+        async for event in loop.run():
+            if isinstance(event, ReplStep):
+                yield wire.repl_step_chunk(started, event.step)
+            else:
+                yield wire.chunk(started, {"content": event})
+        outcome = loop.outcome
+        assert outcome is not None
+        if outcome.tool_calls:
+            yield wire.tool_calls_chunk(started, outcome.tool_calls)
+        yield wire.last_chunk(outcome, view_url=_view_url(request, outcome.last))
     except InvalidRequest as exc:
         yield error_event(exc)
     except Exception:  # the status line is sent: the stream's last event says it failed
         failure_id = failure_logged("a chat completion stream failed")
         yield error_event(EngineFailed("server_error", failure_message(failure_id)))
     finally:
-        await completion.finish()
+        await loop.finish()
 
 
 @require_GET
@@ -117,7 +124,8 @@ def completion_detail(request: HttpRequest, completion_id: str) -> HttpResponse:
         result = completion_result(generation_id=generation_id, api_key=api_key)
     except InvalidRequest as exc:
         return error_response(exc)
-    return JsonResponse(wire.completion_body(result, view_url=_view_url(request, result)))
+    body = wire.completion_body(single_outcome(result), view_url=_view_url(request, result))
+    return JsonResponse(body)
 
 
 def _generation_id(completion_id: str) -> uuid.UUID:

@@ -13,13 +13,13 @@ from django.db import close_old_connections
 T = TypeVar("T")
 
 
-async def off_thread(call: Callable[..., T], **kwargs: Any) -> T:
-    """`call(**kwargs)` on a pool thread; the thread's database connection (a kernel's start
+async def off_thread(function: Callable[..., T], /, **kwargs: Any) -> T:
+    """`function(**kwargs)` on a pool thread; the thread's database connection (a kernel's start
     reads the global tools) is closed afterwards rather than left open."""
 
     def run() -> T:
         try:
-            return call(**kwargs)
+            return function(**kwargs)
         finally:
             close_old_connections()
 

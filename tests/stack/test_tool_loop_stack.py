@@ -1,0 +1,63 @@
+"""The tool loop on the live stack: the real engine's agent expert is given the python tool and
+a new REPL session, and must answer a task by running code in it. The answer is checked
+against what the session printed, not against the model's word alone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import openai
+import pytest
+import requests
+
+from inference.paths import REPO_ROOT as REPO
+from inference.tool_calls import PYTHON_TOOL
+from studio.stack import Stack
+
+pytestmark = pytest.mark.stack
+
+
+@pytest.fixture(scope="module")
+def api_key(stack: Stack) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "create_api_key", "--name", "tool loop"],
+        cwd=REPO,
+        env=stack.env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout.strip()
+
+
+def test_the_loop_answers_a_task_by_running_code(stack: Stack, api_key: str) -> None:
+    client = openai.OpenAI(base_url=f"{stack.url}/v1", api_key=api_key, max_retries=0)
+    tools: Any = [PYTHON_TOOL]
+    completion = client.chat.completions.create(
+        model="macaron-tiny",
+        messages=[{"role": "user", "content": "What is 2**20? Use Python."}],
+        tools=tools,
+        max_tokens=120,
+        temperature=0,
+        extra_body={"router": "agent", "repl": "new"},
+    )
+    extra = completion.model_extra or {}
+    repl = extra["repl"]
+    try:
+        assert extra["router"] == "agent"
+        outputs = [step["stdout"] + (step["result"] or "") for step in repl["steps"]]
+        assert any("1048576" in output for output in outputs), (
+            f"no step computed 2**20; the agent wrote: {completion.choices[0].message.content!r}"
+            f", steps: {repl['steps']}"
+        )
+        assert repl["stopped"] == "answer"
+        answer = completion.choices[0].message.content or ""
+        assert "1048576" in answer.replace(",", "")
+    finally:
+        requests.delete(
+            f"{stack.url}/v1/repl/sessions/{repl['session_id']}",
+            headers={"Authorization": f"Bearer {api_key}"},
+            timeout=30,
+        )
