@@ -186,16 +186,31 @@ async def test_code_over_the_size_limit_is_not_run_and_the_model_is_told(
     assert "at most 20" in tool_message["content"] and "Nothing was run" in tool_message["content"]
 
 
-async def test_promotion_answers_that_it_is_not_available_yet(
+async def test_a_function_the_model_promotes_is_listed_and_imported_in_a_new_session(
     fake_worker: FakeWorker, key: tuple[Any, str], sessions: list[str]
 ) -> None:
-    promote = render_call(ToolCall("promote_tool", {"name": "f", "tests": "assert f()"}))
-    fake_worker.script = [promote, "Could not save it."]
+    define = python('def twice(x: int) -> int:\n    """Double it."""\n    return 2 * x')
+    failing = render_call(
+        ToolCall("promote_tool", {"name": "twice", "tests": "assert twice(2) == 5"})
+    )
+    passing = render_call(
+        ToolCall("promote_tool", {"name": "twice", "tests": "assert twice(2) == 4"})
+    )
+    fake_worker.script = [define, failing, passing, "Saved."]
     body = (await post(AsyncClient(), key[1], loop_request())).json()
     sessions.append(body["repl"]["session_id"])
-    assert body["repl"]["steps"] == [] and body["repl"]["stopped"] == "answer"
-    tool_message = (await generations())[-1].messages[-1]
-    assert tool_message["role"] == "tool" and "not available" in tool_message["content"]
+    steps = body["repl"]["steps"]
+    assert [s.get("tool") for s in steps] == [None, "promote_tool", "promote_tool"]
+    assert "AssertionError" in (await generations())[2].messages[-1]["content"]  # failed tests
+    assert steps[1]["error"] and steps[2]["version"] == 1
+
+    fake_worker.script = [python("from macaron_tools import twice\nprint(twice(21))"), "42"]
+    again = (await post(AsyncClient(), key[1], loop_request())).json()
+    sessions.append(again["repl"]["session_id"])
+    assert again["repl"]["steps"][0]["stdout"] == "42\n"  # a new session imports it
+    tools_message = (await generations())[-1].messages[0]
+    assert tools_message["role"] == "system"
+    assert "- twice(x: int) -> int: Double it." in tools_message["content"]
 
 
 @pytest.fixture
