@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 CORES = os.cpu_count() or 2
+REPL_IDLE_SECONDS = 40
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -82,6 +83,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             "MACARON_ENGINE_THREADS": str(max(1, CORES // 2)),
             "MACARON_STUDIO_MAX_CONCURRENT": "8",
             "MACARON_STUDIO_RATE_PER_MINUTE": "100",
+            # A REPL session idles out within a test's patience (tests/stack/test_repl_stack.py).
+            "MACARON_REPL_IDLE_SECONDS": str(REPL_IDLE_SECONDS),
         },
     )
     try:
