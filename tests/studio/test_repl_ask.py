@@ -188,3 +188,26 @@ async def test_a_designer_who_leaves_mid_step_stops_the_loop(
     while counters.zcard(f"macaron:studio:active:{alice.pk}") and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     assert counters.zcard(f"macaron:studio:active:{alice.pk}") == 0
+
+
+def test_a_question_under_way_leaves_the_projects_ui_turns_alone(
+    alice: User, project: Project, enqueued: list[str]
+) -> None:
+    """A chat turn of the panel's (with `messages`) streams to its own group, is not the page's
+    latest generation, and does not stop the designer generating a version meanwhile."""
+    from studio.messages import generation_group
+    from studio.services.broadcast import watchers_group
+    from studio.services.generations import generation_store
+
+    chat = Generation.objects.create(
+        project=project,
+        expert="agent",
+        prompt="What is 6 times 7?",
+        messages=[{"role": "user", "content": "What is 6 times 7?"}],
+        status=Generation.Status.RUNNING,
+    )
+    assert watchers_group(chat) == generation_group(chat.pk)
+    assert project_latest_generation(project=project) is None
+    ui = generation_store(prompt="a signup form", expert="ui", project_id=project.id)
+    assert project_latest_generation(project=project) == ui
+    assert watchers_group(ui) != generation_group(ui.pk)
