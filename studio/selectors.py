@@ -61,7 +61,8 @@ def projects_of_user(*, user: Any, query: str = "") -> QuerySet[Project]:
 
 
 def project_latest_generation(*, project: Project) -> Generation | None:
-    return project.generations.order_by("-queued_at").first()
+    """The project's latest ui turn (its Python panel's chats with an expert are not drawn)."""
+    return project.generations.filter(messages=[]).order_by("-queued_at").first()
 
 
 def adapter_get_active(*, name: str) -> Adapter | None:
@@ -191,9 +192,14 @@ class CompletionResult:
     timings: dict[str, Any]
 
 
-def completion_result(*, generation_id: uuid.UUID, api_key: ApiKey) -> CompletionResult:
-    """A generation of this key's, finished or not; any other key's is 'not found'."""
-    generation = Generation.objects.filter(pk=generation_id, api_key=api_key).first()
+def completion_result(
+    *, generation_id: uuid.UUID, api_key: ApiKey | None, project: Project | None = None
+) -> CompletionResult:
+    """A generation of this key's (or this project's chat), finished or not; any other's is
+    'not found'."""
+    generation = Generation.objects.filter(
+        pk=generation_id, api_key=api_key, project=project
+    ).first()
     if generation is None:
         raise NotFound("completion_not_found", "No completion with that id.")
     return completion_of(generation)

@@ -9,10 +9,15 @@ function csrfToken() {
   return input ? input.value : "";
 }
 
-// `body`: an object sent as JSON, or a FormData (a file upload) sent as multipart.
-export async function call(method, url, body, { timeoutMs = TIMEOUT_MS } = {}) {
+// `body`: an object sent as JSON, or a FormData (a file upload) sent as multipart. `signal`:
+// the caller's, to give up early (the server then stops what the request started).
+export async function call(method, url, body, { timeoutMs = TIMEOUT_MS, signal = null } = {}) {
   const headers = { Accept: "application/json" };
-  const init = { method, headers, credentials: "same-origin", signal: AbortSignal.timeout(timeoutMs) };
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const init = {
+    method, headers, credentials: "same-origin",
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  };
   if (method !== "GET") {
     headers["X-CSRFToken"] = csrfToken();
     if (body instanceof FormData) {
@@ -26,6 +31,7 @@ export async function call(method, url, body, { timeoutMs = TIMEOUT_MS } = {}) {
   try {
     response = await fetch(url, init);
   } catch (err) {
+    if (signal && signal.aborted) return { ok: false, status: 0, error: { code: "aborted", message: "" } };
     const message = err && err.name === "TimeoutError"
       ? "The server took too long to answer; try again."
       : "Could not reach the server; check the connection and try again.";

@@ -1,8 +1,11 @@
 // The Python panel: the project's sandboxed Python session (studio/web/repl_panel.py). It shows
 // the session's cells as they happen, the designer's and the experts' alike (polled about once
 // a second while the panel is open and the tab visible), runs a cell typed by hand (Shift+Enter),
-// resets or ends the session, and lists the global tools every session can import. Output is
-// text: cells and tracebacks are shown as typed, never as markup.
+// resets or ends the session, and lists the global tools every session can import. The designer
+// can ask an expert (agent or coding): it works in this same session, so its cells show as it
+// runs them, and its answer shows under the cells. Hiding the panel or leaving the page gives
+// up the question, which stops the expert. Output is text: cells, tracebacks and answers are
+// shown as written, never as markup.
 import { html, useEffect, useRef, useState } from "./lib.js";
 import { call } from "./api.js";
 import { useStore } from "./store.js";
@@ -10,6 +13,8 @@ import { Icon } from "./icons.js";
 
 const POLL_MS = 1000;
 const RUN_TIMEOUT_MS = 120000; // a cell's wall-time limit, a restart, and the way back
+const ASK_TIMEOUT_MS = 660000; // the loop's steps and cells, within the server's own limit
+const EXPERTS = { agent: "Agent", coding: "Coding" };
 
 const base = (project) => "/p/" + encodeURIComponent(project) + "/repl/";
 
@@ -19,6 +24,8 @@ export const replApi = {
   run: (project, code) => call("POST", base(project) + "run", { code }, { timeoutMs: RUN_TIMEOUT_MS }),
   reset: (project) => call("POST", base(project) + "reset", {}, { timeoutMs: RUN_TIMEOUT_MS }),
   close: (project) => call("POST", base(project) + "close"),
+  ask: (project, prompt, expert, signal) =>
+    call("POST", base(project) + "ask", { prompt, expert }, { timeoutMs: ASK_TIMEOUT_MS, signal }),
   tools: () => call("GET", "/studio/tools"),
 };
 
@@ -95,6 +102,30 @@ function Tools({ tools, error }) {
   </section>`;
 }
 
+const STOPPED = {
+  step_limit: "The expert stopped at its step limit before answering.",
+  input_limit: "The expert stopped: the conversation grew past the input limit.",
+  tool_calls: "The expert called a tool the panel does not run.",
+};
+
+// The expert's answer, as text (never markup), with why it stopped when it did not answer.
+function Answer({ answer }) {
+  const who = EXPERTS[answer.expert] || answer.expert;
+  const ran = answer.steps.length;
+  return html`<section class="repl-answer" aria-label="Expert's answer" aria-live="polite">
+    <div class="repl-answer-head">
+      <span class="repl-by" data-by="expert">${who}</span>
+      <span class="repl-answer-question">${answer.prompt}</span>
+      <span class="grow"></span>
+      <span class="repl-duration">${ran} cell${ran === 1 ? "" : "s"} run</span>
+    </div>
+    ${answer.answer
+      ? html`<p class="repl-answer-text">${answer.answer}</p>`
+      : html`<p class="repl-answer-text empty-note">No answer text.</p>`}
+    ${STOPPED[answer.stopped] && html`<p class="repl-note">${STOPPED[answer.stopped]}</p>`}
+  </section>`;
+}
+
 function sessionLine(session, limits) {
   if (!session) return "No session: running a cell starts one.";
   const parts = [`Session ${session.id.slice(0, 6)}`, `${session.cells} cell${session.cells === 1 ? "" : "s"}`];
@@ -115,6 +146,10 @@ function Session({ projectId, onHide }) {
   const [unavailable, setUnavailable] = useState("");
   const [notice, setNotice] = useState("");
   const [draft, setDraft] = useState("");
+  const [question, setQuestion] = useState("");
+  const [expert, setExpert] = useState("agent");
+  const [answer, setAnswer] = useState(null);
+  const asking = useRef(null); // the question's AbortController, while the expert works
   const list = useRef(null);
   const last = useRef(0);
   const sessionId = useRef(null);
@@ -163,7 +198,11 @@ function Session({ projectId, onHide }) {
       inFlight = false;
       if (!stopped && result.ok) take(result.data);
     }, POLL_MS);
-    return () => { stopped = true; clearInterval(timer); };
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      if (asking.current) asking.current.abort(); // the panel is gone: the expert stops
+    };
   }, [projectId]);
 
   // Follow new cells, unless the designer has scrolled up to read an earlier one.
@@ -187,6 +226,24 @@ function Session({ projectId, onHide }) {
     setRunning(null);
     if (result.data.notice) setNotice(result.data.notice);
     setDraft("");
+  }
+
+  async function ask(event) {
+    if (event) event.preventDefault();
+    const prompt = question.trim();
+    if (!prompt || working) return;
+    setBusy("ask"); setError(""); setNotice(""); setAnswer(null);
+    following.current = true;
+    const controller = new AbortController();
+    asking.current = controller;
+    const result = await replApi.ask(projectId, prompt, expert, controller.signal);
+    asking.current = null;
+    if (controller.signal.aborted) return; // the panel went away meanwhile
+    setBusy("");
+    if (!result.ok) { refused(result); return; }
+    if (result.data.notice) setNotice(result.data.notice);
+    setAnswer({ ...result.data, prompt });
+    setQuestion("");
   }
 
   async function reset() {
@@ -247,8 +304,26 @@ function Session({ projectId, onHide }) {
             Run Python below, or ask an expert that uses tools: its cells show here as it works.</li>`}
           ${shown.map((c) => html`<${Cell} key=${c.kind + c.index} cell=${c} />`)}
         </ol></div>
+        ${answer && html`<${Answer} answer=${answer} />`}
+        ${busy === "ask" && html`<p class="status repl-message repl-asking" role="status">
+          <span class="spinner" aria-hidden="true"></span>
+          ${EXPERTS[expert]} is working; its cells show above as it runs them.</p>`}
         ${error && html`<p class="inline-error repl-message" role="alert">${error}</p>`}
         ${notice && html`<p class="status repl-message" role="status">${notice}</p>`}
+        <form class="repl-ask" onSubmit=${ask}>
+          <label for="repl-question" class="repl-ask-label">Ask the expert</label>
+          <input id="repl-question" type="text" autocomplete="off" value=${question}
+            maxlength=${limits ? limits.prompt_max_chars : undefined} disabled=${!!unavailable}
+            placeholder="e.g. What is the 20th Fibonacci number?"
+            onInput=${(e) => setQuestion(e.currentTarget.value)} />
+          <label for="repl-expert" class="sr-only">Expert</label>
+          <select id="repl-expert" value=${expert} disabled=${busy === "ask"}
+            onChange=${(e) => setExpert(e.currentTarget.value)}>
+            ${Object.entries(EXPERTS).map(([name, label]) => html`<option value=${name}>${label}</option>`)}
+          </select>
+          <button type="submit" class="small" disabled=${!!working || !question.trim() || !!unavailable}>
+            ${busy === "ask" ? html`<span class="spinner" aria-hidden="true"></span> Working` : "Ask"}</button>
+        </form>
         <form class="repl-input" onSubmit=${run}>
           <label for="repl-code" class="sr-only">Python code</label>
           <textarea id="repl-code" rows="2" spellcheck="false" autocomplete="off" value=${draft}

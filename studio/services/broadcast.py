@@ -48,8 +48,9 @@ def group_send(group: str, message: dict[str, Any], *, timeout: float = 10.0) ->
 
 
 def watchers_group(generation: Generation) -> str:
-    """Studio generations stream to their project's group, API generations to their own."""
-    if generation.project_id:
+    """Studio generations stream to their project's group, API generations to their own, as do
+    the chat turns of a project's Python panel (the project's page does not draw them)."""
+    if generation.project_id and not generation.messages:
         return messages.project_group(generation.project_id)
     return messages.generation_group(generation.pk)
 

@@ -18,7 +18,7 @@ from inference.experts import EXPERTS
 from inference.profiles import PROFILES
 from inference.protocol import Message
 from studio.errors import InvalidRequest, NotFound
-from studio.models import ApiKey, Generation
+from studio.models import ApiKey, Generation, Project
 from studio.selectors import CompletionResult, completion_of, expert_resolve
 from studio.services.generations import generation_enqueue
 
@@ -47,11 +47,13 @@ TOOL_LOOP_EXPERT = "agent"
 def completion_create(
     *,
     generation_id: uuid.UUID,
-    api_key: ApiKey,
+    api_key: ApiKey | None,
     chat: ChatCompletionRequest,
     routing: router.Routing | None = None,
+    project: Project | None = None,
 ) -> CompletionResult:
-    """Store a queued API generation of `chat` and enqueue it once committed.
+    """Store a queued generation of `chat` and enqueue it once committed: an API key's, or
+    (`project`) a studio project's, as the tool loop of its Python panel makes them.
 
     The caller picks `generation_id` so it can join the generation's group first. `routing`
     is an earlier step's choice, kept by the next steps of a tool loop.
@@ -82,6 +84,7 @@ def completion_create(
         generation = Generation.objects.create(
             id=generation_id,
             api_key=api_key,
+            project=project,
             profile=profile,
             expert=routing.expert,
             structured=resolved.expert.structured,

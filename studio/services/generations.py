@@ -127,7 +127,9 @@ def generation_store(
             target=target,
             structured=resolved.expert.structured,
         )
-        if Generation.objects.filter(project=project, status__in=OPEN_STATUSES).exists():
+        # The Python panel's chat turns (with `messages`) draw nothing: they do not count.
+        running = Generation.objects.filter(project=project, status__in=OPEN_STATUSES)
+        if running.filter(messages=[]).exists():
             raise InvalidRequest("generation_running", GENERATION_RUNNING)
         return Generation.objects.create(
             project=project,

@@ -38,6 +38,7 @@ def _limits() -> dict[str, Any]:
         "cell_seconds": settings.MACARON_REPL_CELL_SECONDS,
         "code_max_bytes": settings.MACARON_REPL_CODE_MAX_BYTES,
         "idle_seconds": settings.MACARON_REPL_IDLE_SECONDS,
+        "prompt_max_chars": settings.MACARON_PROMPT_MAX_CHARS,  # a question to an expert
     }
 
 

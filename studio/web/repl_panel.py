@@ -6,6 +6,9 @@ repl_projects.py), its cells, and the global tools every session can import.
     POST /p/<id>/repl/run       run {"code": ...} (starting the session if needed)
     POST /p/<id>/repl/reset     a fresh kernel and an empty home
     POST /p/<id>/repl/close     stop the session and remove its files
+    POST /p/<id>/repl/ask       ask {"prompt", "expert": "agent"|"coding"}: the tool loop runs in
+                                the session (its cells show in the log as they run); then
+                                the expert's answer and the steps it ran
     GET  /studio/tools          the global tools (name, signature, doc)
 
 Like the rest of /p/<uuid>/: the project's owner only (a visitor gets 401, anyone else a 404
@@ -31,6 +34,7 @@ from django.views.decorators.http import require_GET, require_POST
 from studio.blocking import off_thread
 from studio.errors import (
     PROJECT_GONE,
+    EngineFailed,
     Gone,
     InvalidRequest,
     NotAuthenticated,
@@ -43,6 +47,7 @@ from studio.models import Project
 from studio.selectors import project_of_user
 from studio.services.global_tools import global_tools_list
 from studio.services.repl import repl_owner_for_user
+from studio.services.repl_ask import ask_expert, ask_prompt, project_repl_ask
 from studio.services.repl_projects import (
     project_repl_cells,
     project_repl_close,
@@ -61,6 +66,7 @@ STATUSES: tuple[tuple[type[InvalidRequest], int], ...] = (
     (Gone, 410),
     (TooLarge, 413),
     (RateLimited, 429),
+    (EngineFailed, 502),
     (Unavailable, 503),
     (InvalidRequest, 400),
 )
@@ -99,14 +105,18 @@ def project_json(
     return wrapper
 
 
-def _code(request: HttpRequest) -> str:
-    # The body holds the code, JSON-escaped (up to 6 bytes a byte), and little else.
-    body = body_within(request, 6 * settings.MACARON_REPL_CODE_MAX_BYTES + 1024)
+def _json_body(request: HttpRequest, text_limit: int) -> dict[str, Any]:
+    # The body holds one text, JSON-escaped (up to 6 bytes a character), and little else.
+    body = body_within(request, 6 * text_limit + 1024)
     try:
         data = json.loads(body or b"{}")
     except (ValueError, RecursionError):
         raise InvalidRequest("bad_request", "The request body is not valid JSON.") from None
-    code = data.get("code") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _code(request: HttpRequest) -> str:
+    code = _json_body(request, settings.MACARON_REPL_CODE_MAX_BYTES).get("code")
     if not isinstance(code, str) or not code.strip():
         raise InvalidRequest("bad_request", "'code' is required: the Python to run.")
     return code
@@ -137,6 +147,16 @@ async def cells(request: HttpRequest, user: AbstractBaseUser, project: Project) 
 async def run(request: HttpRequest, user: AbstractBaseUser, project: Project) -> dict[str, Any]:
     code = _code(request)
     return await off_thread(project_repl_run, user=user, project=project, code=code)
+
+
+@require_POST
+@project_json
+async def ask(request: HttpRequest, user: AbstractBaseUser, project: Project) -> dict[str, Any]:
+    """Runs as long as the loop does (up to MACARON_TOOL_LOOP_MAX_STEPS generations and their
+    cells). A designer who leaves the page ends the request: the loop is cancelled with it."""
+    data = _json_body(request, settings.MACARON_PROMPT_MAX_CHARS)
+    prompt, expert = ask_prompt(data.get("prompt")), ask_expert(data.get("expert", "agent"))
+    return await project_repl_ask(user=user, project=project, prompt=prompt, expert=expert)
 
 
 @require_POST

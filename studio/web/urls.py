@@ -104,6 +104,7 @@ urlpatterns = [
     path("p/<uuid:project_id>/repl/run", repl_panel.run, name="project-repl-run"),
     path("p/<uuid:project_id>/repl/reset", repl_panel.reset, name="project-repl-reset"),
     path("p/<uuid:project_id>/repl/close", repl_panel.close, name="project-repl-close"),
+    path("p/<uuid:project_id>/repl/ask", repl_panel.ask, name="project-repl-ask"),
     path("studio/catalog", projects_api.catalog, name="studio-catalog"),
     path("studio/tools", repl_panel.tools, name="studio-tools"),
     path("api/generations/<uuid:generation_id>", views.generation_detail, name="generation"),

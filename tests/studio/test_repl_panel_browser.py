@@ -1,7 +1,9 @@
 """The Python panel as a designer uses it: a Django live server, real kernels under real
 bubblewrap, and Debian's Chromium. Cells typed by hand run with Shift+Enter; an expert's cells
 (run through the service, as the API's tool loop runs them) appear while the panel is open;
-reset and end work; output that looks like markup stays text."""
+reset and end work; output that looks like markup stays text. The designer asks the agent from
+the panel: the tool loop runs in the project's session on a scripted fake engine (a fake,
+named so), its cell shows while it works, then its answer, as text."""
 
 from __future__ import annotations
 
@@ -14,11 +16,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
+from inference.tool_calls import ToolCall, render_call
 from studio.models import Project
 from studio.services.repl import repl_execute, repl_owner_for_user, repl_sessions
 from studio.services.versions import version_add
 from tests.axe import axe_violations
 from tests.live_session import sign_in
+from tests.studio.conftest import FakeWorker
 from tests.studio.repl_fixtures import repl_root
 
 __all__ = ["repl_root"]
@@ -35,6 +39,12 @@ HELPER = '''def tax(amount, rate=0.2):
 
 print("tax(41.5) =", tax(41.5))
 tax(100)'''
+PRIMES = """primes = [n for n in range(2, 600) if all(n % d for d in range(2, n))][:100]
+print(len(primes), "primes, the last", primes[-1])
+sum(primes) / len(primes)"""
+PRIMES_ANSWER = (
+    "The mean of the first 100 primes is 241.33: they add up to 24133, and the 100th is 541."
+)
 
 
 @pytest.fixture(autouse=True)
@@ -144,3 +154,63 @@ def test_a_host_without_the_sandbox_says_so(
     expect(panel.get_by_role("alert")).to_contain_text("Python is not available on this server.")
     expect(panel.get_by_role("alert")).to_contain_text("cannot make user namespaces")
     expect(panel.get_by_label("Python code")).to_be_disabled()
+
+
+def test_the_designer_asks_the_agent_and_sees_its_cells_and_answer(
+    page: Page,
+    live_server: Any,
+    project: Project,
+    fake_worker: FakeWorker,
+    settings: Any,
+    errors: list[str],
+) -> None:
+    settings.MACARON_STUDIO_RATE_PER_MINUTE = 2
+    fake_worker.script = [
+        render_call(ToolCall("python", {"code": PRIMES})),
+        PRIMES_ANSWER,
+        'Like this: <img src=x onerror="document.title=1"> <b>42</b>',
+    ]
+    fake_worker.delay = 0.15  # 5 characters a batch: the answer streams for about 3 s
+    assert project.owner is not None
+    sign_in(page, live_server, project.owner)
+    page.set_viewport_size({"width": 1440, "height": 1000})
+    page.goto(f"{live_server.url}/p/{project.id}/")
+    page.get_by_role("button", name="Python").click()
+    panel = page.get_by_role("region", name="Python")
+    expect(panel.get_by_role("status").first).to_contain_text("0 cells")
+
+    question = panel.get_by_label("Ask the expert")
+    question.fill("What is the mean of the first 100 primes?")
+    panel.get_by_role("button", name="Ask").click()
+    # The expert's cell shows while it still works on its answer: the log is live.
+    working = panel.get_by_text("Agent is working")
+    expect(working).to_be_visible()
+    cell = panel.get_by_role("listitem", name="Cell 1")
+    expect(cell).to_contain_text("Expert", timeout=40000)
+    expect(cell).to_contain_text("100 primes, the last 541")
+    expect(cell.locator(".repl-result")).to_have_text("Out241.33")
+    expect(working).to_be_visible()
+    expect(panel.get_by_role("button", name="Run")).to_be_disabled()
+
+    answer = panel.get_by_role("region", name="Expert's answer")
+    expect(answer).to_contain_text(PRIMES_ANSWER, timeout=15000)
+    expect(answer).to_contain_text("1 cell run")
+    expect(working).to_be_hidden()
+    expect(question).to_have_value("")
+    violations = axe_violations(page, iframes=False)
+    assert violations == [], [v["id"] for v in violations]
+    page.screenshot(path="test-artifacts/repl-panel-ask.png")
+
+    # Markup in an answer is text.
+    question.fill("Show me 6 times 7 in bold.")
+    panel.get_by_role("button", name="Ask").click()
+    expect(answer).to_contain_text("<b>42</b>", timeout=15000)
+    assert answer.locator("b, img").count() == 0
+    assert page.title() != "1"
+
+    # The studio's rate limit, counted once a question: the third is refused, and says so.
+    question.fill("And the median?")
+    panel.get_by_role("button", name="Ask").click()
+    expect(panel.get_by_role("alert")).to_contain_text("limit of 2 generations a minute")
+    expect(question).to_have_value("And the median?")
+    assert [e for e in errors if "Content Security Policy" in e or "Refused" in e] == []

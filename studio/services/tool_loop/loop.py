@@ -1,8 +1,9 @@
-"""The server-run loop of one API request. Each step is one generation on the request's usual
-path (a Generation row, a Celery task, batches on the channel layer); its reply is read for
-tool calls; the server's own tools (`python`, `promote_tool`) run and answer as `tool`
-messages, and the next step starts, until the model answers without calls, calls a client's
-function (those go back to the client), or MACARON_TOOL_LOOP_MAX_STEPS replies were made.
+"""The server-run loop of one API request, or of a question asked from a project's Python
+panel. Each step is one generation on the request's usual path (a Generation row, a Celery
+task, batches on the channel layer); its reply is read for tool calls; the server's own tools
+(`python`, `promote_tool`) run and answer as `tool` messages, and the next step starts,
+until the model answers without calls, calls a client's function (those go back to the
+client), or MACARON_TOOL_LOOP_MAX_STEPS replies were made.
 
 A request without tools is one step whose text is the answer, unparsed. A client that hangs
 up cancels the coroutine driving the loop: the running generation is cancelled by the
@@ -90,15 +91,23 @@ def _close_quietly(owner: str, session_id: str) -> None:
 
 
 class ToolLoop:
-    def __init__(self, api_key: ApiKey, chat: ChatCompletionRequest) -> None:
+    """One loop, two callers: an API key's request (`for_api_key`), and a studio user's
+    question from a project's Python panel, run in the project's session (services/repl_ask.py).
+    `request` owns the generations and their limits; `owner` is whose REPL sessions it uses."""
+
+    def __init__(self, chat: ChatCompletionRequest, request: CompletionRequest, owner: str) -> None:
         self.chat = chat
-        self.owner = repl_owner_for_key(api_key)
+        self.owner = owner
         self.conversation = chat.messages  # with the tools' system message once started
-        self.request = CompletionRequest(api_key, chat)
+        self.request = request
         self.session_id: str | None = None
         self.steps: list[dict[str, Any]] = []
         self.outcome: LoopOutcome | None = None
         self.first: CompletionResult | None = None
+
+    @classmethod
+    def for_api_key(cls, api_key: ApiKey, chat: ChatCompletionRequest) -> ToolLoop:
+        return cls(chat, CompletionRequest(api_key, chat), repl_owner_for_key(api_key))
 
     @property
     def server_tools(self) -> bool:

@@ -35,7 +35,7 @@ STEP_FIELDS = (
 
 @dataclass(frozen=True)
 class ToolContext:
-    owner: str  # the REPL owner, `key:<id>`
+    owner: str  # the REPL owner, `key:<id>` (an API key's) or `user:<id>` (a studio user's)
     session_id: str
 
 

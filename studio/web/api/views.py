@@ -65,7 +65,7 @@ async def chat_completions(request: HttpRequest) -> HttpResponseBase:
             body_within(request, settings.MACARON_API_MAX_BODY_BYTES),
             max_tokens=settings.MACARON_API_MAX_TOKENS,
         )
-        loop = ToolLoop(api_key, chat)
+        loop = ToolLoop.for_api_key(api_key, chat)
         started = await loop.start()
     except InvalidRequest as exc:
         return error_response(exc)
