@@ -109,3 +109,17 @@ def studio_client(stack: Stack) -> Iterator[StudioClient]:
     """A WebSocket client signed in as the stack's designer."""
     with studio_connection(stack, "designer") as connection:
         yield StudioClient(connection)
+
+
+@pytest.fixture(scope="module")
+def api_key(stack: Stack) -> str:
+    """A key made by the management command, read from its output as an operator would."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "create_api_key", "--name", "stack tests"],
+        cwd=REPO_ROOT,
+        env=stack.env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout.strip()

@@ -7,8 +7,6 @@ from __future__ import annotations
 import http.client
 import json
 import sqlite3
-import subprocess
-import sys
 import time
 import urllib.request
 import uuid
@@ -19,24 +17,9 @@ import openai
 import pytest
 import requests
 
-from inference.paths import REPO_ROOT as REPO
 from studio.stack import Stack
 
 pytestmark = pytest.mark.stack
-
-
-@pytest.fixture(scope="module")
-def api_key(stack: Stack) -> str:
-    """A key made by the management command, read from its output as an operator would."""
-    done = subprocess.run(
-        [sys.executable, "manage.py", "create_api_key", "--name", "stack tests"],
-        cwd=REPO,
-        env=stack.env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ tests/studio/test_repl_sandbox.py, on the same bubblewrap."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 import uuid
 from typing import Any
@@ -14,24 +12,10 @@ from typing import Any
 import pytest
 import requests
 
-from inference.paths import REPO_ROOT as REPO
 from studio.stack import Stack
 from tests.conftest import REPL_IDLE_SECONDS
 
 pytestmark = pytest.mark.stack
-
-
-@pytest.fixture(scope="module")
-def api_key(stack: Stack) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "create_api_key", "--name", "repl stack"],
-        cwd=REPO,
-        env=stack.env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
 
 
 class Api:

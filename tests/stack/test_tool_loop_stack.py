@@ -4,32 +4,16 @@ against what the session printed, not against the model's word alone."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from typing import Any
 
 import openai
 import pytest
 import requests
 
-from inference.paths import REPO_ROOT as REPO
 from inference.tool_calls import PYTHON_TOOL
 from studio.stack import Stack
 
 pytestmark = pytest.mark.stack
-
-
-@pytest.fixture(scope="module")
-def api_key(stack: Stack) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "create_api_key", "--name", "tool loop"],
-        cwd=REPO,
-        env=stack.env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
 
 
 def test_the_loop_answers_a_task_by_running_code(stack: Stack, api_key: str) -> None:

@@ -5,15 +5,19 @@ which pytest's own temporary folders can exceed."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.test import Client
 
 from studio.repl.sandbox import Identity, Limits
 from studio.repl.sessions import ReplConfig, ReplSessions
+from studio.services.api_keys import api_key_create
 
 TEST_LIMITS = Limits(
     cpu_seconds=120,
@@ -45,3 +49,23 @@ def repl_root() -> Iterator[Path]:
     yield root
     ReplSessions(config(root)).close_all()
     shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def alice() -> str:
+    """An API key's secret (the REPL owner `key:<id>`)."""
+    return api_key_create(name="alice")[1]
+
+
+@pytest.fixture
+def bob() -> str:
+    return api_key_create(name="bob")[1]
+
+
+def call(method: str, path: str, key: str, body: object = None) -> Any:
+    """An API request with `key`, through Django's test client."""
+    headers = {"Authorization": f"Bearer {key}"}
+    if method == "get":
+        return Client().get(path, headers=headers)
+    data = body if isinstance(body, bytes | str) else json.dumps(body or {})
+    return getattr(Client(), method)(path, data, content_type="application/json", headers=headers)

@@ -5,7 +5,6 @@ OpenAI's format and loses nothing. About 10 s (four kernels start)."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from studio.services.api_keys import api_key_create
-from tests.studio.repl_fixtures import repl_root
+from tests.studio.repl_fixtures import alice, bob, call, repl_root
 
-__all__ = ["repl_root"]
+__all__ = ["alice", "bob", "repl_root"]
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
@@ -26,24 +24,6 @@ def repl_settings(settings: Any, repl_root: Path) -> None:
     settings.MACARON_REPL_CELL_SECONDS = 2.0
     settings.MACARON_REPL_CODE_MAX_BYTES = 1000
     settings.MACARON_REPL_MAX_SESSIONS = 2
-
-
-@pytest.fixture
-def alice() -> str:
-    return api_key_create(name="alice")[1]
-
-
-@pytest.fixture
-def bob() -> str:
-    return api_key_create(name="bob")[1]
-
-
-def call(method: str, path: str, key: str, body: object = None) -> Any:
-    headers = {"Authorization": f"Bearer {key}"}
-    if method == "get":
-        return Client().get(path, headers=headers)
-    data = body if isinstance(body, bytes | str) else json.dumps(body or {})
-    return getattr(Client(), method)(path, data, content_type="application/json", headers=headers)
 
 
 def execute(key: str, session_id: str, code: str) -> Any:
