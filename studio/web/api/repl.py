@@ -21,33 +21,25 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from studio.blocking import off_thread
 from studio.errors import InvalidRequest
-from studio.services.api_keys import api_key_authenticate
 from studio.services.repl import (
     repl_cells,
     repl_execute,
-    repl_owner_for_key,
     repl_session_close,
     repl_session_create,
     repl_session_list,
     repl_session_reset,
 )
+from studio.web.api.auth import request_repl_owner
 from studio.web.api.errors import error_response
 from studio.web.api.protocol import parse_json_object
 from studio.web.request_body import body_within
-
-
-def _owner(request: HttpRequest) -> str:
-    api_key = api_key_authenticate(
-        authorization=request.headers.get("Authorization", ""), query=request.GET.dict()
-    )
-    return repl_owner_for_key(api_key)
 
 
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 async def sessions(request: HttpRequest) -> HttpResponseBase:
     try:
-        owner = await database_sync_to_async(_owner)(request)
+        owner = await database_sync_to_async(request_repl_owner)(request)
         if request.method == "GET":
             data = await off_thread(repl_session_list, owner=owner)
             return JsonResponse({"object": "list", "data": data})
@@ -62,7 +54,7 @@ async def sessions(request: HttpRequest) -> HttpResponseBase:
 @require_http_methods(["DELETE"])
 async def session_detail(request: HttpRequest, session_id: str) -> HttpResponseBase:
     try:
-        owner = await database_sync_to_async(_owner)(request)
+        owner = await database_sync_to_async(request_repl_owner)(request)
         await off_thread(repl_session_close, owner=owner, session_id=session_id)
     except InvalidRequest as exc:
         return error_response(exc)
@@ -73,7 +65,7 @@ async def session_detail(request: HttpRequest, session_id: str) -> HttpResponseB
 @require_POST
 async def session_execute(request: HttpRequest, session_id: str) -> HttpResponseBase:
     try:
-        owner = await database_sync_to_async(_owner)(request)
+        owner = await database_sync_to_async(request_repl_owner)(request)
         data = parse_json_object(body_within(request, settings.MACARON_API_MAX_BODY_BYTES))
         code = data.get("code")
         if not isinstance(code, str):
@@ -92,7 +84,7 @@ async def session_execute(request: HttpRequest, session_id: str) -> HttpResponse
 @require_POST
 async def session_reset(request: HttpRequest, session_id: str) -> HttpResponseBase:
     try:
-        owner = await database_sync_to_async(_owner)(request)
+        owner = await database_sync_to_async(request_repl_owner)(request)
         session = await off_thread(repl_session_reset, owner=owner, session_id=session_id, by="api")
     except InvalidRequest as exc:
         return error_response(exc)
@@ -103,7 +95,7 @@ async def session_reset(request: HttpRequest, session_id: str) -> HttpResponseBa
 @require_GET
 async def session_cells(request: HttpRequest, session_id: str) -> HttpResponseBase:
     try:
-        owner = await database_sync_to_async(_owner)(request)
+        owner = await database_sync_to_async(request_repl_owner)(request)
         after = request.GET.get("after", "0")
         if not after.isdigit() or len(after) > 16:
             raise InvalidRequest(

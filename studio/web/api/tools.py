@@ -23,7 +23,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from studio.blocking import off_thread
 from studio.errors import InvalidRequest
-from studio.services.api_keys import api_key_authenticate
 from studio.services.global_tools import (
     global_tool_activate,
     global_tool_demote,
@@ -31,17 +30,10 @@ from studio.services.global_tools import (
     global_tool_versions,
     global_tools_list,
 )
-from studio.services.repl import repl_owner_for_key
+from studio.web.api.auth import request_repl_owner
 from studio.web.api.errors import error_response
 from studio.web.api.protocol import parse_json_object
 from studio.web.request_body import body_within
-
-
-def _owner(request: HttpRequest) -> str:
-    api_key = api_key_authenticate(
-        authorization=request.headers.get("Authorization", ""), query=request.GET.dict()
-    )
-    return repl_owner_for_key(api_key)
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
@@ -59,7 +51,7 @@ def _string(data: dict[str, Any], field: str) -> str:
 @require_http_methods(["GET", "POST"])
 async def tools(request: HttpRequest) -> HttpResponseBase:
     try:
-        owner = await database_sync_to_async(_owner)(request)
+        owner = await database_sync_to_async(request_repl_owner)(request)
         if request.method == "GET":
             data = await database_sync_to_async(global_tools_list)(owner=owner)
             return JsonResponse({"object": "list", "data": data})
@@ -80,7 +72,7 @@ async def tools(request: HttpRequest) -> HttpResponseBase:
 @require_http_methods(["GET", "DELETE"])
 async def tool_detail(request: HttpRequest, name: str) -> HttpResponseBase:
     try:
-        owner = await database_sync_to_async(_owner)(request)
+        owner = await database_sync_to_async(request_repl_owner)(request)
         if request.method == "GET":
             versions = await database_sync_to_async(global_tool_versions)(owner=owner, name=name)
             return JsonResponse(versions)
@@ -94,7 +86,7 @@ async def tool_detail(request: HttpRequest, name: str) -> HttpResponseBase:
 @require_POST
 async def tool_activate(request: HttpRequest, name: str) -> HttpResponseBase:
     try:
-        owner = await database_sync_to_async(_owner)(request)
+        owner = await database_sync_to_async(request_repl_owner)(request)
         version = _body(request).get("version")
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise InvalidRequest(

@@ -26,23 +26,16 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from studio.errors import EngineFailed, InvalidRequest, NotFound
-from studio.models import ApiKey
 from studio.selectors import CompletionResult, completion_result, models_list
-from studio.services.api_keys import api_key_authenticate
 from studio.services.shared_views import view_document_for, view_token_for
 from studio.services.tool_loop.loop import ReplStep, ToolLoop, single_outcome
 from studio.web.api import wire
+from studio.web.api.auth import request_key
 from studio.web.api.errors import error_event, error_response
 from studio.web.api.protocol import parse_chat_request
 from studio.web.failures import failure_logged, failure_message
 from studio.web.request_body import body_within
 from studio.web.security import view_policy
-
-
-def _authenticate(request: HttpRequest) -> ApiKey:
-    return api_key_authenticate(
-        authorization=request.headers.get("Authorization", ""), query=request.GET.dict()
-    )
 
 
 def _view_url(request: HttpRequest, result: CompletionResult) -> str | None:
@@ -60,7 +53,7 @@ def _headers(result: CompletionResult) -> dict[str, str]:
 @require_POST
 async def chat_completions(request: HttpRequest) -> HttpResponseBase:
     try:
-        api_key = await database_sync_to_async(_authenticate)(request)
+        api_key = await database_sync_to_async(request_key)(request)
         chat = parse_chat_request(
             body_within(request, settings.MACARON_API_MAX_BODY_BYTES),
             max_tokens=settings.MACARON_API_MAX_TOKENS,
@@ -119,7 +112,7 @@ async def _stream(
 def completion_detail(request: HttpRequest, completion_id: str) -> HttpResponse:
     """A stored completion of the caller's (OpenAI's "retrieve a chat completion")."""
     try:
-        api_key = _authenticate(request)
+        api_key = request_key(request)
         generation_id = _generation_id(completion_id)
         result = completion_result(generation_id=generation_id, api_key=api_key)
     except InvalidRequest as exc:
@@ -138,7 +131,7 @@ def _generation_id(completion_id: str) -> uuid.UUID:
 @require_GET
 def models(request: HttpRequest) -> HttpResponse:
     try:
-        _authenticate(request)
+        request_key(request)
     except InvalidRequest as exc:
         return error_response(exc)
     data = [{"object": "model", "created": 0, "owned_by": "macaron", **m} for m in models_list()]
