@@ -73,3 +73,23 @@ def test_no_task_is_a_near_copy_of_a_training_prompt() -> None:
         if score >= JACCARD_LIMIT:
             close.append(f"{task.id} has Jaccard {score:.2f}")
     assert not close, close
+
+
+def test_the_runner_asks_with_the_loop_or_without_it_and_sums_up() -> None:
+    from bench.agent import Outcome, request_body, summary
+
+    task = TASKS[0]
+    looped = request_body(task, "agent", "tools", 300)
+    assert looped["router"] == "agent" and looped["repl"] == "new"
+    assert [t["function"]["name"] for t in looped["tools"]] == ["python", "promote_tool"]
+    plain = request_body(task, "coding", "plain", 300)
+    assert "tools" not in plain and "repl" not in plain
+    assert plain["messages"] == [{"role": "user", "content": task.prompt}]
+    done = summary(
+        [
+            Outcome("a", "arith", True, 2, 3.0, "answered", "42"),
+            Outcome("b", "dates", False, 4, 5.0, "step_limit", ""),
+        ]
+    )
+    assert done["success_rate"] == 0.5 and done["mean_steps"] == 3 and done["mean_seconds"] == 4
+    assert done["by_kind"] == {"arith": "1/1", "dates": "0/1"}
