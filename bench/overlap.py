@@ -78,13 +78,17 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def ui_training_prompts() -> list[str]:
-    """Every user turn of the ui dataset, both splits (eval prompts steer training too)."""
+def training_prompts(expert: str) -> list[str]:
+    """Every user turn of an expert's dataset, both splits (eval prompts steer training too)."""
     found = {
         m["content"]
         for split in ("train", "eval")
-        for record in records_for("ui", split)
+        for record in records_for(expert, split)
         for m in record["messages"]
         if m["role"] == "user"
     }
     return sorted(found)
+
+
+def ui_training_prompts() -> list[str]:
+    return training_prompts("ui")

@@ -159,6 +159,12 @@ def python_result_text(
     return text if len(text) <= limit else text[: limit - 12] + "\n[truncated]"
 
 
+def promote_result_text(*, name: str, version: int) -> str:
+    """The tool message a successful `promote_tool` call gets back (a failed one gets the error,
+    as a python cell's does, through `python_result_text`)."""
+    return f"Saved {name} as a global tool (version {version}): from macaron_tools import {name}"
+
+
 def _call(body: str) -> ToolCall | None:
     if len(body) > MAX_CALL_CHARS:
         return None

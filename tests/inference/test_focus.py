@@ -27,3 +27,10 @@ def test_it_refuses_a_missing_kind_or_a_share_out_of_range() -> None:
         focus_mix(records("old", 5), "new", 0.5)
     with pytest.raises(ValueError, match="share"):
         focus_mix(records("new", 5), "new", 0)
+
+
+def test_several_kinds_joined_by_commas_are_focused_together() -> None:
+    data = records("old", 100) + records("a", 10) + records("b", 20)
+    mixed = focus_mix(data, "a,b", 0.75, seed=1)
+    kinds = [r["kind"] for r in mixed]
+    assert kinds.count("a") == 10 and kinds.count("b") == 20 and kinds.count("old") == 10

@@ -1,10 +1,12 @@
-"""The agent expert's dataset: requests turned into tool-call plans, `{"steps":[...]}` JSON."""
+"""The agent expert's dataset: requests turned into tool-call plans, `{"steps":[...]}` JSON,
+plus tool-loop examples (tool_loop.py): run Python, read the outcome, answer."""
 
 from __future__ import annotations
 
 from random import Random
 from typing import Any
 
+from inference.offline.datasets import tool_loop
 from inference.offline.datasets.common import Record, compact, pick, record, turn, unique
 from inference.offline.datasets.screen import PEOPLE
 
@@ -119,4 +121,7 @@ def generate(seed: int = 0, *, count: int = 300) -> list[Record]:
         out.append(record("agent", kind, turn(ask, compact({"steps": steps}))))
         if len(unique(out)) >= count:
             break
-    return unique(out)[:count]
+    mixed = unique(out)[:count] + tool_loop.generate("agent", seed)
+    # Interleaved, so the eval subset a run measures (the first few) holds both kinds.
+    Random(seed).shuffle(mixed)
+    return mixed

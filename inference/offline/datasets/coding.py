@@ -1,13 +1,15 @@
 # ruff: noqa: E501  (code templates read best on one line each)
 """The coding expert's dataset: a Python function and its pytest test, from templates.
 
-Every answer is real code: a test runs each one and its tests must pass.
+Every answer is real code: a test runs each one and its tests must pass. Tool-loop examples
+(tool_loop.py) join them: write code, run it, read the outcome or error, fix, promote, answer.
 """
 
 from __future__ import annotations
 
 from random import Random
 
+from inference.offline.datasets import tool_loop
 from inference.offline.datasets.common import Record, pick, record, turn, unique
 
 ASKS = (
@@ -63,4 +65,7 @@ def generate(seed: int = 0, *, count: int = 300) -> list[Record]:
         out.append(record("coding", kind, turn(ask, f"```python\n{code}```")))
         if len(out) % 50 == 0 and len(unique(out)) >= count:
             break
-    return unique(out)[:count]
+    mixed = unique(out)[:count] + tool_loop.generate("coding", seed)
+    # Interleaved, so the eval subset a run measures (the first few) holds both kinds.
+    Random(seed).shuffle(mixed)
+    return mixed

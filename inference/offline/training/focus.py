@@ -13,12 +13,14 @@ from inference.offline.datasets.common import Record
 
 
 def focus_mix(records: list[Record], kind: str, share: float, seed: int = 0) -> list[Record]:
+    """`kind` is one kind, or several joined by commas (the tool loop's four, say)."""
     if not 0 < share <= 1:
         raise ValueError(f"the focus share must be in (0, 1], not {share}")
-    focused = [r for r in records if r["kind"] == kind]
+    kinds = set(kind.split(","))
+    focused = [r for r in records if r["kind"] in kinds]
     if not focused:
         raise ValueError(f"no {kind!r} examples to focus on")
-    others = [r for r in records if r["kind"] != kind]
+    others = [r for r in records if r["kind"] not in kinds]
     rng = Random(seed)
     replay = round(len(focused) * (1 - share) / share)
     mixed = focused + rng.sample(others, min(replay, len(others)))
