@@ -13,7 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from inference.tool_calls import PROMOTE, PYTHON, ToolCall, python_result_text
+from inference.tool_calls import (
+    PROMOTE,
+    PYTHON,
+    ToolCall,
+    promote_result_text,
+    python_result_text,
+)
 from studio.errors import InvalidRequest, TooLarge
 from studio.services.global_tools import ToolTestsFailed, global_tool_promote
 from studio.services.repl import repl_execute
@@ -88,10 +94,7 @@ def promote(context: ToolContext, call: ToolCall) -> ToolAnswer:
         if exc.code in ("session_not_found", "session_expired"):
             raise
         return ToolAnswer(exc.message, {**step, "error": exc.message})
-    message = (
-        f"Saved {saved['name']} as version {saved['version']}: every new session can "
-        f"`from macaron_tools import {saved['name']}`."
-    )
+    message = promote_result_text(name=saved["name"], version=saved["version"])
     return ToolAnswer(message, {**step, "result": message, "version": saved["version"]})
 
 
