@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from inference.protocol import Message
+from inference.tool_calls import PROMOTE_TOOL, PYTHON_TOOL
 from studio.errors import InvalidRequest
 from studio.web.api.protocol import parse_chat_request
 
@@ -134,10 +135,6 @@ def call_turn(**function: Any) -> list[dict[str, Any]]:
         ({"repl": "new", "tools": [WEATHER]}, "repl"),
         ({"repl": 3, "tools": [PYTHON]}, "repl"),
         ({"repl": "x" * 200, "tools": [PYTHON]}, "repl"),
-        (
-            {"repl": "new", "tools": [PYTHON, {**WEATHER, "function": {"name": "promote_tool"}}]},
-            "tools",
-        ),
         ({"tools": [WEATHER, WEATHER]}, "tools[1].function.name"),
         ({"tools": [{"type": "function", "function": {"name": "a b"}}]}, "tools[0].function.name"),
         ({"tools": [WEATHER] * 65}, "tools"),
@@ -171,3 +168,10 @@ def test_it_names_the_tool_field_it_refuses(fields: dict[str, Any], param: str) 
     with pytest.raises(InvalidRequest) as raised:
         parse(**fields)
     assert raised.value.param == param
+
+
+def test_with_a_session_the_server_serves_python_and_promotion_by_its_own_definitions() -> None:
+    promote = {"type": "function", "function": {"name": "promote_tool", "description": "mine"}}
+    chat = parse(repl="new", tools=[WEATHER, PYTHON, promote])  # python and promote: the client's
+    assert chat.tools == (PYTHON_TOOL, PROMOTE_TOOL, WEATHER)
+    assert parse(tools=[PYTHON, promote]).tools == (PYTHON, promote)  # no session: as given

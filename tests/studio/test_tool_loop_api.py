@@ -15,7 +15,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
-from inference.tool_calls import PYTHON_GUIDE, PYTHON_TOOL, ToolCall, render_call
+from inference.tool_calls import (
+    PROMOTE_TOOL,
+    PYTHON_TOOL,
+    ToolCall,
+    render_call,
+    tools_system_text,
+)
 from studio.models import Generation
 from studio.services.api_keys import api_key_create
 from studio.services.repl import repl_session_close, repl_session_create
@@ -24,6 +30,7 @@ from tests.studio.repl_fixtures import repl_root
 from tests.studio.test_api_completions import events, hang_up_after, post
 
 __all__ = ["repl_root"]
+TRAINED_TOOLS_MESSAGE = tools_system_text([PYTHON_TOOL, PROMOTE_TOOL])
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
@@ -97,7 +104,8 @@ async def test_it_runs_a_python_call_in_a_real_session_and_feeds_the_output_back
     first, second = await generations()
     assert body["id"] == f"chatcmpl-{first.id}"
     system, user = first.messages
-    assert system == {"role": "system", "content": PYTHON_GUIDE}
+    # the message the experts were trained on (inference/offline/datasets/tool_loop.py)
+    assert system == {"role": "system", "content": TRAINED_TOOLS_MESSAGE}
     assert user["role"] == "user"
     assert second.messages == [
         system,
@@ -112,7 +120,7 @@ async def test_it_runs_a_python_call_in_a_real_session_and_feeds_the_output_back
     # The worker put the agent's own system prompt before the tools' one.
     request = fake_worker.engines[1].requests[0]
     assert [m.role for m in request.messages] == ["system", "system", "user", "assistant", "tool"]
-    assert request.messages[1].content == PYTHON_GUIDE and request.tools is None
+    assert request.messages[1].content == TRAINED_TOOLS_MESSAGE and request.tools is None
 
 
 async def test_a_variable_persists_across_steps_and_across_two_calls_with_the_same_session(
@@ -162,7 +170,7 @@ async def test_the_loop_stops_at_the_step_limit(
 async def test_the_loop_stops_when_what_happened_no_longer_fits_the_input_limit(
     fake_worker: FakeWorker, key: tuple[Any, str], sessions: list[str], settings: Any
 ) -> None:
-    settings.MACARON_API_MAX_INPUT_CHARS = len(PYTHON_GUIDE) + 300
+    settings.MACARON_API_MAX_INPUT_CHARS = len(TRAINED_TOOLS_MESSAGE) + 300
     fake_worker.script = [python("print('x' * 400)"), "Never asked."]
     body = (await post(AsyncClient(), key[1], loop_request())).json()
     sessions.append(body["repl"]["session_id"])

@@ -12,7 +12,14 @@ import re
 from typing import Any
 
 from inference.protocol import Message
-from inference.tool_calls import MAX_CALL_CHARS, PROMOTE, PYTHON, ToolCall
+from inference.tool_calls import (
+    MAX_CALL_CHARS,
+    PROMOTE,
+    PROMOTE_TOOL,
+    PYTHON,
+    PYTHON_TOOL,
+    ToolCall,
+)
 from studio.errors import InvalidRequest
 from studio.services.completions import ChatCompletionRequest
 from studio.services.tool_loop.conversation import assistant_turn_text
@@ -52,6 +59,9 @@ def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest
     if tokens is not None:
         tokens = _number("max_tokens", tokens, 0, low=1, high=max_tokens, integer=True)
     tools = _tools(data.get("tools"))
+    repl = _repl(data.get("repl"), tools)
+    if repl is not None:
+        tools = _served_tools(tools)
     return ChatCompletionRequest(
         model=_required_string(data, "model"),
         messages=_messages(data.get("messages")),
@@ -62,7 +72,7 @@ def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest
         top_p=_number("top_p", data.get("top_p"), 1.0, low=0, high=1, open_low=True),
         stop=_stop(data.get("stop")),
         tools=tools,
-        repl=_repl(data.get("repl"), tools),
+        repl=repl,
     )
 
 
@@ -248,9 +258,14 @@ def _repl(value: object, tools: tuple[dict[str, Any], ...] | None) -> str | None
             "needs a function tool named 'python' in 'tools': the server runs that tool's calls "
             "in the session",
         )
-    if PROMOTE in names:
-        raise _bad(
-            "tools",
-            f"may not define {PROMOTE!r} while 'repl' is set: the server serves that tool itself",
-        )
     return value
+
+
+def _served_tools(tools: tuple[dict[str, Any], ...] | None) -> tuple[dict[str, Any], ...]:
+    """With a session, the server serves `python` and `promote_tool` itself, by its own
+    definitions, whatever the client wrote for them: the experts were trained on exactly this
+    tools message (inference/tool_calls.py)."""
+    theirs = tuple(
+        tool for tool in tools or () if tool["function"]["name"] not in (PYTHON, PROMOTE)
+    )
+    return (PYTHON_TOOL, PROMOTE_TOOL, *theirs)
