@@ -89,6 +89,12 @@ def ask(url: str, key: str, task: AgentTask, expert: str, mode: str, max_tokens:
         return Outcome(task.id, task.kind, False, 0, seconds, "", "", problem)
     reply = str(data["choices"][0]["message"].get("content") or "")
     repl = data.get("repl") or {}
+    if repl.get("session_id"):  # one session a task: close it, or the key runs out of them
+        requests.delete(
+            f"{url}/v1/repl/sessions/{repl['session_id']}",
+            headers={"Authorization": f"Bearer {key}"},
+            timeout=REQUEST_TIMEOUT_S,
+        )
     steps = [s for s in repl.get("steps", []) if isinstance(s, dict)]
     ok = task.check(reply, steps)
     return Outcome(task.id, task.kind, ok, len(steps), seconds, str(repl.get("stopped", "")), reply)
