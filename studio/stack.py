@@ -266,10 +266,14 @@ def new_stack(run_dir: Path, extra_env: Mapping[str, str] | None = None) -> Stac
 
 
 def throwaway_stack(run_dir: Path, extra_env: Mapping[str, str] | None = None) -> Stack:
-    """A stack on its own migrated SQLite database in `run_dir`: what tests and benches run."""
-    stack = new_stack(
-        run_dir, {"DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}", **(extra_env or {})}
-    )
+    """A stack on its own migrated SQLite database and REPL root in `run_dir`: what tests and
+    benches run. (A shared REPL root would mix its sessions with another database's: owners
+    are key and user ids, which every fresh database numbers from 1.)"""
+    own = {
+        "DATABASE_URL": f"sqlite:///{run_dir / 'db.sqlite3'}",
+        "MACARON_REPL_HOME": str(run_dir / "repl"),
+    }
+    stack = new_stack(run_dir, {**own, **(extra_env or {})})
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
         cwd=REPO_ROOT,
