@@ -17,7 +17,6 @@ from django.test import Client
 
 from studio.repl.sandbox import Identity, Limits
 from studio.repl.sessions import ReplConfig, ReplSessions
-from studio.services.api_keys import api_key_create
 
 TEST_LIMITS = Limits(
     cpu_seconds=120,
@@ -54,12 +53,19 @@ def repl_root() -> Iterator[Path]:
 @pytest.fixture
 def alice() -> str:
     """An API key's secret (the REPL owner `key:<id>`)."""
-    return api_key_create(name="alice")[1]
+    return _key("alice")
 
 
 @pytest.fixture
 def bob() -> str:
-    return api_key_create(name="bob")[1]
+    return _key("bob")
+
+
+def _key(name: str) -> str:
+    # Imported here: a kernel's launcher process imports this module without Django set up.
+    from studio.services.api_keys import api_key_create
+
+    return api_key_create(name=name)[1]
 
 
 def call(method: str, path: str, key: str, body: object = None) -> Any:
