@@ -21,11 +21,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from studio.errors import (
     PROJECT_GONE,
+    EngineFailed,
     Gone,
     InvalidRequest,
     NotAuthenticated,
     NotFound,
+    RateLimited,
     TooLarge,
+    Unavailable,
 )
 from studio.models import Project
 from studio.selectors import (
@@ -55,6 +58,9 @@ STATUSES: tuple[tuple[type[InvalidRequest], int], ...] = (
     (Conflict, 409),
     (TooLarge, 413),
     (Gone, 410),
+    (RateLimited, 429),
+    (EngineFailed, 502),
+    (Unavailable, 503),
     (InvalidRequest, 400),
 )
 
@@ -66,7 +72,10 @@ def error_json(exc: InvalidRequest) -> JsonResponse:
     error = {"code": exc.code, "message": exc.message}
     if exc.param:
         error["path"] = exc.param
-    return JsonResponse({"error": error}, status=status)
+    response = JsonResponse({"error": error}, status=status)
+    if isinstance(exc, RateLimited):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def signed_in_json(

@@ -34,14 +34,9 @@ from django.views.decorators.http import require_GET, require_POST
 from studio.blocking import off_thread
 from studio.errors import (
     PROJECT_GONE,
-    EngineFailed,
-    Gone,
     InvalidRequest,
     NotAuthenticated,
     NotFound,
-    RateLimited,
-    TooLarge,
-    Unavailable,
 )
 from studio.models import Project
 from studio.selectors import project_of_user
@@ -55,30 +50,12 @@ from studio.services.repl_projects import (
     project_repl_reset,
     project_repl_run,
 )
-from studio.web.projects_api import signed_in_json
+from studio.web.projects_api import error_json, signed_in_json
 from studio.web.request_body import body_within
 
 T = TypeVar("T")
 PanelView = Callable[[HttpRequest, AbstractBaseUser, Project], Awaitable[dict[str, Any]]]
-STATUSES: tuple[tuple[type[InvalidRequest], int], ...] = (
-    (NotAuthenticated, 401),
-    (NotFound, 404),
-    (Gone, 410),
-    (TooLarge, 413),
-    (RateLimited, 429),
-    (EngineFailed, 502),
-    (Unavailable, 503),
-    (InvalidRequest, 400),
-)
 MAX_AFTER = 2**53  # an index past any session's (JSON's safe integers)
-
-
-def _error(exc: InvalidRequest) -> JsonResponse:
-    status = next(code for kind, code in STATUSES if isinstance(exc, kind))
-    response = JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=status)
-    if isinstance(exc, RateLimited):
-        response["Retry-After"] = str(exc.retry_after)
-    return response
 
 
 def project_json(
@@ -100,7 +77,7 @@ def project_json(
             assert isinstance(user, AbstractBaseUser)
             return JsonResponse(await view(request, user, project))
         except InvalidRequest as exc:
-            return _error(exc)
+            return error_json(exc)
 
     return wrapper
 
