@@ -10,6 +10,8 @@ mode) under bench/results-agent/<date>/.
     .venv/bin/python -m bench.agent --stack
     # a few tasks, one expert, tools only:
     .venv/bin/python -m bench.agent --stack --experts agent --modes tools --ids fib30,gcd
+    # three runs for a spread, four tasks at a time (the engine batches them):
+    .venv/bin/python -m bench.agent --stack --runs 3 --concurrency 4
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -116,15 +119,23 @@ def summary(outcomes: list[Outcome]) -> dict[str, Any]:
     }
 
 
-def table(results: dict[tuple[str, str], dict[str, Any]]) -> str:
-    lines = [
-        f"{'expert':<8} {'mode':<6} {'solved':>8} {'rate':>6} {'steps':>6} {'s/task':>7}  by kind"
-    ]
-    for (expert, mode), s in results.items():
-        kinds = " ".join(f"{k}={v}" for k, v in s["by_kind"].items())
+def spread(values: list[float]) -> str:
+    """min / median / max of the runs, or the one value."""
+    if len(values) == 1:
+        return f"{values[0]:g}"
+    return "/".join(f"{v:g}" for v in (min(values), statistics.median(values), max(values)))
+
+
+def table(results: dict[tuple[str, str], list[dict[str, Any]]]) -> str:
+    """One line per expert and mode; with several runs, each figure is min/median/max."""
+    lines = [f"{'expert':<8} {'mode':<6} {'solved':>14} {'steps':>16} {'s/task':>18}  by kind"]
+    for (expert, mode), runs in results.items():
+        kinds = " ".join(f"{k}={v}" for k, v in runs[-1]["by_kind"].items())
+        solved = spread([s["solved"] for s in runs])
         lines.append(
-            f"{expert:<8} {mode:<6} {s['solved']:>3}/{s['tasks']:<4} {s['success_rate']:>6.1%} "
-            f"{s['mean_steps']:>6} {s['mean_seconds']:>7}  {kinds}"
+            f"{expert:<8} {mode:<6} {solved + '/' + str(runs[0]['tasks']):>14} "
+            f"{spread([s['mean_steps'] for s in runs]):>16} "
+            f"{spread([s['mean_seconds'] for s in runs]):>18}  {kinds}"
         )
     return "\n".join(lines)
 
@@ -170,8 +181,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--ids", default="", help="only these task ids (comma-separated)")
     parser.add_argument("--max-tokens", type=int, default=400)
+    parser.add_argument("--runs", type=int, default=1, help="repeat everything, for a spread")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="tasks in flight (4 at most)",
+    )
     parser.add_argument("--out", type=Path, default=Path("bench/results-agent"))
     args = parser.parse_args(argv)
+    if not 1 <= args.concurrency <= 4 or args.runs < 1:
+        parser.error("--concurrency takes 1 to 4 (a key holds 4 sessions), --runs at least 1")
     args.experts = [e for e in args.experts.split(",") if e]
     args.modes = [m for m in args.modes.split(",") if m]
     if set(args.experts) - set(EXPERTS) or set(args.modes) - set(MODES):
@@ -185,25 +205,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def run(args: argparse.Namespace, url: str, key: str) -> dict[tuple[str, str], dict[str, Any]]:
+def run_once(
+    args: argparse.Namespace, url: str, key: str, number: int
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """Every task for every expert and mode, once; one JSON per expert and mode."""
     stamp = datetime.now(UTC)
     folder = args.out / stamp.strftime("%Y-%m-%d")
     folder.mkdir(parents=True, exist_ok=True)
     results = {}
     for expert in args.experts:
         for mode in args.modes:
-            outcomes = []
-            for task in args.tasks:
+
+            def one(task: AgentTask, expert: str = expert, mode: str = mode) -> Outcome:
                 outcome = ask(url, key, task, expert, mode, args.max_tokens)
                 verdict = "ok" if outcome.ok else f"no {outcome.error}".strip()
                 cost = f"{outcome.steps} steps, {outcome.seconds}s"
-                log(f"{expert}/{mode} {task.id}: {verdict} ({cost})")
-                outcomes.append(outcome)
+                log(f"run {number} {expert}/{mode} {task.id}: {verdict} ({cost})")
+                return outcome
+
+            with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+                outcomes = list(pool.map(one, args.tasks))
             results[(expert, mode)] = summary(outcomes)
             record = {
                 "expert": expert,
                 "mode": mode,
                 "started": stamp.isoformat(timespec="seconds"),
+                "run": number,
+                "concurrency": args.concurrency,
                 "max_tokens": args.max_tokens,
                 "summary": results[(expert, mode)],
                 "tasks": [asdict(o) for o in outcomes],
@@ -211,6 +239,16 @@ def run(args: argparse.Namespace, url: str, key: str) -> dict[tuple[str, str], d
             name = f"{expert}-{mode}-{stamp.strftime('%H%M%S')}.json"
             (folder / name).write_text(json.dumps(record, indent=1) + "\n")
     return results
+
+
+def run(
+    args: argparse.Namespace, url: str, key: str
+) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for number in range(1, args.runs + 1):
+        for pair, result in run_once(args, url, key, number).items():
+            runs.setdefault(pair, []).append(result)
+    return runs
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -93,3 +93,21 @@ def test_the_runner_asks_with_the_loop_or_without_it_and_sums_up() -> None:
     )
     assert done["success_rate"] == 0.5 and done["mean_steps"] == 3 and done["mean_seconds"] == 4
     assert done["by_kind"] == {"arith": "1/1", "dates": "0/1"}
+
+
+def test_the_table_gives_each_figure_as_min_median_max_over_runs() -> None:
+    from bench.agent import spread, table
+
+    assert spread([3.0]) == "3"
+    assert spread([5.0, 1.0, 2.0]) == "1/2/5"
+    run = {"tasks": 45, "by_kind": {"arith": "1/5"}}
+    printed = table(
+        {
+            ("agent", "tools"): [
+                {**run, "solved": 2, "mean_steps": 2.5, "mean_seconds": 20.0},
+                {**run, "solved": 3, "mean_steps": 2.0, "mean_seconds": 30.0},
+                {**run, "solved": 2, "mean_steps": 3.0, "mean_seconds": 25.0},
+            ]
+        }
+    )
+    assert "2/2/3/45" in printed and "2/2.5/3" in printed and "20/25/30" in printed
