@@ -1,0 +1,337 @@
+"""Time to a screen (issue 17, item 1): what a designer waits for, on the real stack.
+
+    .venv/bin/python -m bench.screen_time [--prompts 12] [--runs 3] [--json FILE]
+
+Starts a throwaway stack (Redis, one engine worker with four Celery threads, Daphne) and asks
+the ui expert for dev-set screens (one prompt of each kind, in id order) two ways:
+
+- the API path: a streaming `/v1/chat/completions` with `router: "ui"`;
+- the studio path: the studio page's WebSocket (`generate`, then its delta batches, until
+  `generation.done`), signed in as a designer. The browser's drawing is not timed here.
+
+For each screen: seconds from sending the request to the first component visible (the streamed
+text so far parses to a spec with a catalog component below the root, as the studio draws it)
+and to the finished screen; one user, then four users at once (each with its own key or
+designer). Then, on each single-user studio screen, two small refinements of the version it
+made: one element's text changed (a targeted refinement), and the title changed with the whole
+spec as the target. Each is timed against the fresh generation of that screen in the same run.
+Figures are min/median/max over `--runs`; each run's per-screen rows go to the JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from bench.stats import p95
+from bench.studio_sockets import cookie_header, open_socket
+from bench.ui4a_bench.devset import DevPrompt, load
+from studio.stack import Stack, exit_on_sigterm, free_port, throwaway_stack, wait_worker_ready
+from ui4a import registry
+from ui4a.limits import SpecTooLarge
+from ui4a.parse import parse_partial
+from ui4a.tree import pointer, walk
+
+USERS = (1, 4)
+TIMEOUT_S = 600
+TEXT_KINDS = ("heading", "text", "button")  # what a small refinement relabels
+MAKE_KEYS = (
+    "from studio.services.api_keys import api_key_create\n"
+    "for i in range({n}): print(api_key_create(name=f'screen user {{i}}')[1])"
+)
+
+
+@dataclass
+class Screen:
+    path: str  # "api" or "studio"
+    prompt: str  # a dev-set id, with ":target" or ":title" for a refinement
+    users: int
+    first_component_s: float | None
+    finished_s: float
+    tokens: int
+    chars: int
+    ok: bool
+    project: str = ""
+    version: str = ""
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def component_visible(text: str) -> bool:
+    """Whether the spec streamed so far draws a catalog component below the root."""
+    try:
+        spec = parse_partial(text)
+    except SpecTooLarge:
+        return True
+    if spec is None:
+        return False
+    return any(ref.depth > 0 and registry.get(ref.node.get("t")) for ref in walk(spec))
+
+
+def api_screen(url: str, key: str, prompt: DevPrompt, users: int) -> Screen:
+    body: dict[str, Any] = {
+        "model": os.environ.get("MACARON_PROFILE", "macaron-tiny"),
+        "router": "ui",
+        "messages": [{"role": "user", "content": prompt.prompt}],
+        "temperature": 0,
+        "stream": True,
+    }
+    started = time.perf_counter()
+    first: float | None = None
+    text, tokens, ok = "", 0, False
+    with requests.post(
+        f"{url}/v1/chat/completions",
+        headers={"Authorization": f"Bearer {key}"},
+        json=body,
+        stream=True,
+        timeout=TIMEOUT_S,
+    ) as response:
+        response.raise_for_status()
+        for line in response.iter_lines():
+            if not line.startswith(b"data: {"):
+                ok = ok or line == b"data: [DONE]"
+                continue
+            chunk = json.loads(line[len(b"data: ") :])
+            if "error" in chunk:
+                break
+            text += chunk["choices"][0]["delta"].get("content") or ""
+            if first is None and text and component_visible(text):
+                first = time.perf_counter() - started
+            tokens = chunk.get("usage", {}).get("completion_tokens", tokens)
+    finished = time.perf_counter() - started
+    return Screen("api", prompt.id, users, first, finished, tokens, len(text), ok)
+
+
+def studio_screen(
+    stack: Stack, cookie: str, label: str, users: int, prompt: str, **fields: str
+) -> Screen:
+    """One studio generation over the page's WebSocket, from `generate` to `generation.done`."""
+    text, seq = "", 0
+    first: float | None = None
+    with open_socket(stack, cookie, fields.get("project", "")) as socket:
+        started = time.perf_counter()
+        socket.send(json.dumps({"type": "generate", "prompt": prompt, "expert": "ui", **fields}))
+        generation = ""
+        while True:
+            frame = json.loads(socket.recv(timeout=TIMEOUT_S))
+            kind = frame.get("type")
+            if kind == "generation.accepted":
+                generation = frame["generation"]
+            elif kind == "error":
+                raise RuntimeError(f"the studio refused {label}: {frame}")
+            elif frame.get("generation") != generation:
+                continue
+            elif kind == "generation.delta" and frame["seq"] == seq + 1:
+                seq, text = frame["seq"], text + frame["delta"]
+                if first is None and component_visible(text):
+                    first = time.perf_counter() - started
+            elif kind == "generation.done":
+                finished = time.perf_counter() - started
+                version = frame.get("version") or {}
+                return Screen(
+                    "studio",
+                    label,
+                    users,
+                    first,
+                    finished,
+                    int((frame.get("timings") or {}).get("tokens") or 0),
+                    len(frame.get("text") or text),
+                    frame.get("status") == "done" and bool(version),
+                    project=str(frame.get("project", "")),
+                    version=str(version.get("id", "")),
+                )
+
+
+def version_spec(stack: Stack, cookie: str, screen: Screen) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"{stack.url}/p/{screen.project}/versions/{screen.version}/export.json",
+        headers={"Cookie": cookie},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        spec: dict[str, Any] = json.load(response)
+    return spec
+
+
+def refinements(stack: Stack, cookie: str, fresh: Screen) -> list[Screen]:
+    """Two small refinements of a fresh studio screen's version: one element's text, targeted;
+    and the title, with the whole spec as the target."""
+    spec = version_spec(stack, cookie, fresh)
+    chosen = next(
+        (r for r in walk(spec) if r.depth > 0 and r.node.get("t") in TEXT_KINDS),
+        next((r for r in walk(spec) if r.depth > 0), None),
+    )
+    asks: list[tuple[str, str, str]] = [(":title", 'change the title to "Overview"', "")]
+    if chosen is not None:
+        asks.insert(0, (":target", 'change the text to "Updated"', pointer(chosen.path)))
+    out = []
+    for suffix, prompt, target in asks:
+        base = {"project": fresh.project, "base": fresh.version, "target": target}
+        out.append(studio_screen(stack, cookie, fresh.prompt + suffix, 1, prompt, **base))
+    return out
+
+
+def at_once(users: int, one: Callable[[int], list[Screen]]) -> list[Screen]:
+    """`one(user)` for each user on its own thread; every screen they made."""
+    screens: list[Screen] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def user(index: int) -> None:
+        try:
+            made = one(index)
+            with lock:
+                screens.extend(made)
+        except BaseException as exc:  # raised once every user stopped
+            errors.append(exc)
+
+    threads = [threading.Thread(target=user, args=(i,)) for i in range(users)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return screens
+
+
+def one_run(
+    stack: Stack, keys: list[str], cookies: list[str], prompts: list[DevPrompt], number: int
+) -> list[Screen]:
+    screens: list[Screen] = []
+    for users in USERS:
+        shares = [prompts[i::users] for i in range(users)]  # each user its share, in turn
+
+        def by_api(
+            i: int, users: int = users, shares: list[list[DevPrompt]] = shares
+        ) -> list[Screen]:
+            return [api_screen(stack.url, keys[i], p, users) for p in shares[i]]
+
+        def in_studio(
+            i: int, users: int = users, shares: list[list[DevPrompt]] = shares
+        ) -> list[Screen]:
+            return [studio_screen(stack, cookies[i], p.id, users, p.prompt) for p in shares[i]]
+
+        screens += at_once(users, by_api)
+        log(f"run {number}: api, {users} user(s) done")
+        screens += at_once(users, in_studio)
+        log(f"run {number}: studio, {users} user(s) done")
+    for fresh in [s for s in screens if s.path == "studio" and s.users == 1 and s.ok]:
+        screens += refinements(stack, cookies[0], fresh)
+    log(f"run {number}: refinements done")
+    return screens
+
+
+def figures(screens: list[Screen]) -> dict[str, float | None]:
+    """The headline figures of one run."""
+    out: dict[str, float | None] = {}
+    fresh = [s for s in screens if ":" not in s.prompt]
+    for path in ("api", "studio"):
+        for users in USERS:
+            mine = [s for s in fresh if s.path == path and s.users == users]
+            done = [s.finished_s for s in mine]
+            firsts = [s.first_component_s for s in mine if s.first_component_s is not None]
+            out[f"{path} {users}u finished median s"] = round(statistics.median(done), 2)
+            out[f"{path} {users}u finished p95 s"] = round(p95(done), 2)
+            out[f"{path} {users}u first component median s"] = (
+                round(statistics.median(firsts), 2) if firsts else None
+            )
+    by_id = {s.prompt: s for s in fresh if s.path == "studio" and s.users == 1}
+    for suffix in (":target", ":title"):
+        ratios = [
+            s.finished_s / by_id[s.prompt.split(":")[0]].finished_s
+            for s in screens
+            if s.prompt.endswith(suffix) and s.ok
+        ]
+        out[f"refinement{suffix} vs fresh median"] = (
+            round(statistics.median(ratios), 2) if ratios else None
+        )
+    return out
+
+
+def spread(values: list[float | None]) -> str:
+    seen = sorted(v for v in values if v is not None)
+    if not seen:
+        return "-"
+    return f"{statistics.median(seen):g} ({seen[0]:g} to {seen[-1]:g})"
+
+
+@contextmanager
+def screen_stack() -> Iterator[tuple[Stack, list[str], list[str]]]:
+    """A throwaway stack with four API keys and four signed-in designers."""
+    exit_on_sigterm()
+    run_dir = Path(tempfile.mkdtemp(prefix="macaron-screen-time-"))
+    limits = {
+        "MACARON_API_RATE_PER_MINUTE": "100000",
+        "MACARON_STUDIO_RATE_PER_MINUTE": "100000",
+    }
+    stack = throwaway_stack(run_dir, limits)
+    made = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-v", "0", "-c", MAKE_KEYS.format(n=max(USERS))],
+        env=stack.env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    try:
+        stack.start_redis(free_port())
+        worker = stack.start_worker(concurrency=max(USERS))
+        stack.start_daphne(free_port())
+        log(f"waiting for the engine worker (logs in {run_dir})")
+        wait_worker_ready(worker, timeout=900)
+        cookies = [cookie_header(stack, f"designer{i}") for i in range(max(USERS))]
+        yield stack, made.stdout.split(), cookies
+    finally:
+        stack.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.screen_time", description=__doc__)
+    parser.add_argument("--prompts", type=int, default=12, help="dev prompts, one per kind")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path, default=Path("bench/results/screen_time.json"))
+    args = parser.parse_args(argv)
+    one_per_kind: dict[str, DevPrompt] = {}
+    for prompt in sorted(load(), key=lambda p: p.id):
+        one_per_kind.setdefault(prompt.kind, prompt)
+    prompts = sorted(one_per_kind.values(), key=lambda p: p.id)[: args.prompts]
+
+    runs: list[list[Screen]] = []
+    with screen_stack() as (stack, keys, cookies):
+        api_screen(stack.url, keys[0], prompts[0], 1)  # warm: the first request compiles
+        for number in range(1, args.runs + 1):
+            runs.append(one_run(stack, keys, cookies, prompts, number))
+    per_run = [figures(screens) for screens in runs]
+    print(f"ui expert, {len(prompts)} dev prompts, {args.runs} runs: median (min to max of runs)")
+    for name in per_run[0]:
+        print(f"  {name:<40} {spread([f[name] for f in per_run])}")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "prompts": [p.id for p in prompts],
+        "figures": per_run,
+        "runs": [[asdict(s) for s in screens] for screens in runs],
+    }
+    args.json.write_text(json.dumps(record, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
