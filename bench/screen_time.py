@@ -15,7 +15,10 @@ and to the finished screen; one user, then four users at once (each with its own
 designer). Then, on each single-user studio screen, two small refinements of the version it
 made: one element's text changed (a targeted refinement), and the title changed with the whole
 spec as the target. Each is timed against the fresh generation of that screen in the same run.
-Figures are min/median/max over `--runs`; each run's per-screen rows go to the JSON.
+Figures are medians with the min to max over `--runs`; each run's per-screen rows go to the
+JSON. `--with NAME=VALUE` (repeatable) measures again on a second stack started with those
+settings (e.g. `MACARON_SPEC_NGRAM=4`), so a speed-up is judged against the default in the same
+run: the table gives each figure for both and their ratio.
 """
 
 from __future__ import annotations
@@ -274,15 +277,15 @@ def spread(values: list[float | None]) -> str:
 
 
 @contextmanager
-def screen_stack() -> Iterator[tuple[Stack, list[str], list[str]]]:
-    """A throwaway stack with four API keys and four signed-in designers."""
+def screen_stack(settings: dict[str, str]) -> Iterator[tuple[Stack, list[str], list[str]]]:
+    """A throwaway stack with `settings`, four API keys and four signed-in designers."""
     exit_on_sigterm()
     run_dir = Path(tempfile.mkdtemp(prefix="macaron-screen-time-"))
     limits = {
         "MACARON_API_RATE_PER_MINUTE": "100000",
         "MACARON_STUDIO_RATE_PER_MINUTE": "100000",
     }
-    stack = throwaway_stack(run_dir, limits)
+    stack = throwaway_stack(run_dir, {**limits, **settings})
     made = subprocess.run(
         [sys.executable, "manage.py", "shell", "-v", "0", "-c", MAKE_KEYS.format(n=max(USERS))],
         env=stack.env,
@@ -302,10 +305,27 @@ def screen_stack() -> Iterator[tuple[Stack, list[str], list[str]]]:
         stack.stop()
 
 
+def measure(settings: dict[str, str], prompts: list[DevPrompt], runs: int) -> list[list[Screen]]:
+    out: list[list[Screen]] = []
+    with screen_stack(settings) as (stack, keys, cookies):
+        api_screen(stack.url, keys[0], prompts[0], 1)  # warm: the first request compiles
+        for number in range(1, runs + 1):
+            out.append(one_run(stack, keys, cookies, prompts, number))
+    return out
+
+
+def setting(text: str) -> tuple[str, str]:
+    name, _, value = text.partition("=")
+    if not name.startswith("MACARON_") or not value:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a MACARON_NAME=VALUE setting")
+    return name, value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.screen_time", description=__doc__)
     parser.add_argument("--prompts", type=int, default=12, help="dev prompts, one per kind")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--with", dest="settings", type=setting, action="append", default=[])
     parser.add_argument("--json", type=Path, default=Path("bench/results/screen_time.json"))
     args = parser.parse_args(argv)
     one_per_kind: dict[str, DevPrompt] = {}
@@ -313,24 +333,52 @@ def main(argv: list[str] | None = None) -> int:
         one_per_kind.setdefault(prompt.kind, prompt)
     prompts = sorted(one_per_kind.values(), key=lambda p: p.id)[: args.prompts]
 
-    runs: list[list[Screen]] = []
-    with screen_stack() as (stack, keys, cookies):
-        api_screen(stack.url, keys[0], prompts[0], 1)  # warm: the first request compiles
-        for number in range(1, args.runs + 1):
-            runs.append(one_run(stack, keys, cookies, prompts, number))
-    per_run = [figures(screens) for screens in runs]
+    configs: dict[str, dict[str, str]] = {"default": {}}
+    if args.settings:
+        configs["with " + " ".join(f"{k}={v}" for k, v in args.settings)] = dict(args.settings)
+    measured = {name: measure(env, prompts, args.runs) for name, env in configs.items()}
+    per_run = {name: [figures(screens) for screens in runs] for name, runs in measured.items()}
     print(f"ui expert, {len(prompts)} dev prompts, {args.runs} runs: median (min to max of runs)")
-    for name in per_run[0]:
-        print(f"  {name:<40} {spread([f[name] for f in per_run])}")
+    names = list(per_run)
+    print(
+        f"  {'figure':<40} "
+        + "".join(f"{n:<28}" for n in names)
+        + ("ratio" if len(names) > 1 else "")
+    )
+    for figure in per_run["default"][0]:
+        cells = [spread([f[figure] for f in per_run[n]]) for n in names]
+        line = f"  {figure:<40} " + "".join(f"{c:<28}" for c in cells)
+        if len(names) > 1:
+            line += ratio_of(per_run["default"], per_run[names[1]], figure)
+        print(line)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     record = {
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "prompts": [p.id for p in prompts],
-        "figures": per_run,
-        "runs": [[asdict(s) for s in screens] for screens in runs],
+        "configs": {
+            name: {
+                "settings": configs[name],
+                "figures": per_run[name],
+                "runs": [[asdict(s) for s in screens] for screens in measured[name]],
+            }
+            for name in names
+        },
     }
     args.json.write_text(json.dumps(record, indent=1) + "\n")
     return 0
+
+
+def median_of(runs: list[dict[str, float | None]], figure: str) -> float | None:
+    seen = [r[figure] for r in runs if r[figure] is not None]
+    return statistics.median(seen) if seen else None  # type: ignore[type-var]
+
+
+def ratio_of(
+    before: list[dict[str, float | None]], after: list[dict[str, float | None]], figure: str
+) -> str:
+    """The setting's median over the default's, the same run."""
+    old, new = median_of(before, figure), median_of(after, figure)
+    return f"{new / old:.2f}x" if old and new is not None else "-"
 
 
 if __name__ == "__main__":

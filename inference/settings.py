@@ -34,6 +34,10 @@ class EngineSettings:
     # Have the engine core compile the warm-up's grammar on a thread while it loads the model,
     # rather than when the warm-up asks for it (inference/serving/grammar_compiler.py).
     grammar_precompile: bool = False
+    # Speculative decoding by prompt lookup: up to this many draft tokens a step, copied from
+    # where the text so far last showed its final few tokens (a refinement repeats most of the
+    # spec it was given, and a spec repeats its own keys), checked in one forward. 0: off.
+    spec_ngram_tokens: int = 0
 
     @classmethod
     def from_env(cls) -> EngineSettings:
@@ -51,6 +55,7 @@ class EngineSettings:
             cpu_threads=int(env("MACARON_ENGINE_THREADS", "0")) or None,
             engine_core_fork=env("MACARON_ENGINE_FORK", "0") == "1",
             grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
+            spec_ngram_tokens=int(env("MACARON_SPEC_NGRAM", "0")),
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -145,6 +145,7 @@ class VllmEngine:
             # The CPU worker refuses the default fraction on a small machine.
             gpu_memory_utilization=0.5 if on_cpu else 0.9,
             structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
+            speculative_config=self._speculation(),
             disable_log_stats=True,
             # Lets the check below ask the process that runs the model which LoRA path it runs.
             worker_extension_cls=PROBE if on_cpu else "",
@@ -169,6 +170,19 @@ class VllmEngine:
                 llm.shutdown()
                 raise
         return llm
+
+    def _speculation(self) -> dict[str, Any] | None:
+        """vLLM's prompt-lookup drafter, when the settings ask for it: a draft starts where the
+        last 2 to 4 tokens appeared before, in the prompt or the output so far."""
+        tokens = self.settings.spec_ngram_tokens
+        if tokens <= 0:
+            return None
+        return {
+            "method": "ngram",
+            "num_speculative_tokens": tokens,
+            "prompt_lookup_min": 2,
+            "prompt_lookup_max": 4,
+        }
 
     def prompt_for(self, request: GenerationRequest) -> str:
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
