@@ -7,7 +7,9 @@ the ui expert for dev-set screens (one prompt of each kind, in id order) two way
 
 - the API path: a streaming `/v1/chat/completions` with `router: "ui"`;
 - the studio path: the studio page's WebSocket (`generate`, then its delta batches, until
-  `generation.done`), signed in as a designer. The browser's drawing is not timed here.
+  `generation.done`), signed in as a designer;
+- the browser path (one user): the studio page itself in Chromium, from the Generate click to
+  the first component drawn in the preview frame and to the status saying Done.
 
 For each screen: seconds from sending the request to the first component visible (the streamed
 text so far parses to a spec with a catalog component below the root, as the studio draws it)
@@ -163,6 +165,46 @@ def studio_screen(
                 )
 
 
+# A node below the page's root, as the renderer marks every node it draws (ui4a/render.py).
+DRAWN_COMPONENT = '[data-ui4a-node^="/root/c/"]'
+
+
+def browser_screens(stack: Stack, prompts: list[DevPrompt]) -> list[Screen]:
+    """Each prompt in a new project of the studio page, in Chromium, one after another."""
+    from playwright.sync_api import sync_playwright
+
+    from studio.chromium import launch_chromium
+
+    screens = []
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+        page.goto(stack.signin_url("browser"))
+        for prompt in prompts:
+            page.goto(f"{stack.url}/")
+            page.get_by_role("button", name="New project").click()
+            page.get_by_role("status").filter(has_text="Connected").wait_for()
+            preview = page.frame_locator("iframe[title=Preview]")
+            page.get_by_label("Describe the interface").fill(prompt.prompt)
+            page.get_by_label("Expert", exact=True).select_option("ui")
+            started = time.perf_counter()
+            page.get_by_role("button", name="Generate").click()
+            first: float | None = None
+            status = ""
+            while time.perf_counter() - started < TIMEOUT_S:
+                if first is None and preview.locator(DRAWN_COMPONENT).count():
+                    first = time.perf_counter() - started
+                status = page.locator("#status").inner_text()
+                if status.startswith(("Done", "Generation failed", "Stopped")):
+                    break
+                time.sleep(0.02)
+            finished = time.perf_counter() - started
+            ok = status.startswith("Done")
+            screens.append(Screen("browser", prompt.id, 1, first, finished, 0, 0, ok))
+        browser.close()
+    return screens
+
+
 def version_spec(stack: Stack, cookie: str, screen: Screen) -> dict[str, Any]:
     request = urllib.request.Request(
         f"{stack.url}/p/{screen.project}/versions/{screen.version}/export.json",
@@ -236,6 +278,8 @@ def one_run(
         log(f"run {number}: api, {users} user(s) done")
         screens += at_once(users, in_studio)
         log(f"run {number}: studio, {users} user(s) done")
+    screens += browser_screens(stack, prompts)
+    log(f"run {number}: browser done")
     for fresh in [s for s in screens if s.path == "studio" and s.users == 1 and s.ok]:
         screens += refinements(stack, cookies[0], fresh)
     log(f"run {number}: refinements done")
@@ -246,16 +290,17 @@ def figures(screens: list[Screen]) -> dict[str, float | None]:
     """The headline figures of one run."""
     out: dict[str, float | None] = {}
     fresh = [s for s in screens if ":" not in s.prompt]
-    for path in ("api", "studio"):
-        for users in USERS:
-            mine = [s for s in fresh if s.path == path and s.users == users]
-            done = [s.finished_s for s in mine]
-            firsts = [s.first_component_s for s in mine if s.first_component_s is not None]
-            out[f"{path} {users}u finished median s"] = round(statistics.median(done), 2)
-            out[f"{path} {users}u finished p95 s"] = round(p95(done), 2)
-            out[f"{path} {users}u first component median s"] = (
-                round(statistics.median(firsts), 2) if firsts else None
-            )
+    for path, users in [(p, u) for p in ("api", "studio") for u in USERS] + [("browser", 1)]:
+        mine = [s for s in fresh if s.path == path and s.users == users]
+        if not mine:
+            continue
+        done = [s.finished_s for s in mine]
+        firsts = [s.first_component_s for s in mine if s.first_component_s is not None]
+        out[f"{path} {users}u finished median s"] = round(statistics.median(done), 2)
+        out[f"{path} {users}u finished p95 s"] = round(p95(done), 2)
+        out[f"{path} {users}u first component median s"] = (
+            round(statistics.median(firsts), 2) if firsts else None
+        )
     by_id = {s.prompt: s for s in fresh if s.path == "studio" and s.users == 1}
     for suffix in (":target", ":title"):
         ratios = [
@@ -346,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         + ("ratio" if len(names) > 1 else "")
     )
     for figure in per_run["default"][0]:
-        cells = [spread([f[figure] for f in per_run[n]]) for n in names]
+        cells = [spread([f.get(figure) for f in per_run[n]]) for n in names]
         line = f"  {figure:<40} " + "".join(f"{c:<28}" for c in cells)
         if len(names) > 1:
             line += ratio_of(per_run["default"], per_run[names[1]], figure)
@@ -369,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def median_of(runs: list[dict[str, float | None]], figure: str) -> float | None:
-    seen = [r[figure] for r in runs if r[figure] is not None]
+    seen = [r[figure] for r in runs if r.get(figure) is not None]
     return statistics.median(seen) if seen else None  # type: ignore[type-var]
 
 
