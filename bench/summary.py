@@ -253,6 +253,33 @@ def startup(data: dict[str, Any]) -> list[Figure]:
     ]
 
 
+def screen_time(data: dict[str, Any]) -> list[Figure]:
+    """bench/screen_time.py's figures, medians over its runs: with a setting measured beside
+    the default (`--with`), the setting's figure against the default's; else the default's."""
+    configs = data["configs"]
+    names = list(configs)
+    ours_name = names[-1]
+
+    def median(name: str, figure: str) -> float | None:
+        seen = [run[figure] for run in configs[name]["figures"] if run.get(figure) is not None]
+        return statistics.median(seen) if seen else None
+
+    reference_is = "default settings" if len(names) > 1 else ""
+    out = []
+    for figure in configs[ours_name]["figures"][0]:
+        ours = median(ours_name, figure)
+        reference = median("default", figure) if len(names) > 1 else None
+        target, met = "", None
+        if figure == "browser 1u first component median s" and ours is not None:
+            target, met = "<= 1.5 s", ours <= 1.5
+        elif figure.startswith("refinement:target") and ours is not None:
+            target, met = "<= 0.3x", ours <= 0.3
+        elif "finished median" in figure and reference and ours is not None:
+            target, met = "<= 0.5x", ours <= 0.5 * reference
+        out.append(Figure("screen", figure, ours, reference, reference_is, target, met))
+    return out
+
+
 SOURCES: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
     "ui4a_tokens.json": ui4a_tokens,
     "router.json": router,
@@ -264,6 +291,7 @@ SOURCES: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
     "scale.json": scale,
     "ui4a_bench/results.json": ui4a_bench,
     "startup.json": startup,
+    "screen_time.json": screen_time,
 }
 
 

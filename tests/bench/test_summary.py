@@ -11,7 +11,7 @@ from typing import Any
 
 from bench.engine import run_ratios, summarise
 from bench.engine_timing import MIXED
-from bench.summary import engine, pipeline, scale, startup
+from bench.summary import engine, pipeline, scale, screen_time, startup
 from inference.experts import EXPERTS
 from inference.paths import REPO_ROOT
 
@@ -100,3 +100,35 @@ def test_a_worker_ready_in_over_30_s_misses_its_target() -> None:
     assert [(f.ours, f.reference, f.met) for f in slow] == [(31.0, 62.0, False)]
     fast = startup({"total_s": {"off": [60.0], "fork": [25.0, 28.0, 40.0]}})
     assert [f.met for f in fast] == [True]
+
+
+def test_a_setting_is_judged_against_the_default_of_the_same_run() -> None:
+    def runs(finished: list[float], first: float, refine: float) -> list[dict[str, float]]:
+        return [
+            {
+                "api 1u finished median s": f,
+                "browser 1u first component median s": first,
+                "refinement:target vs fresh median": refine,
+            }
+            for f in finished
+        ]
+
+    alone = screen_time({"configs": {"default": {"figures": runs([20.0, 24.0, 22.0], 2.0, 0.4)}}})
+    assert [(f.what, f.ours, f.reference, f.met) for f in alone] == [
+        ("api 1u finished median s", 22.0, None, None),
+        ("browser 1u first component median s", 2.0, None, False),
+        ("refinement:target vs fresh median", 0.4, None, False),
+    ]
+    compared = screen_time(
+        {
+            "configs": {
+                "default": {"figures": runs([20.0, 24.0, 22.0], 2.0, 0.4)},
+                "with MACARON_SPEC_NGRAM=4": {"figures": runs([10.0, 12.0, 9.0], 1.2, 0.25)},
+            }
+        }
+    )
+    assert [(f.ours, f.reference, f.met) for f in compared] == [
+        (10.0, 22.0, True),
+        (1.2, 2.0, True),
+        (0.25, 0.4, True),
+    ]
