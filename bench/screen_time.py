@@ -32,10 +32,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -234,27 +234,11 @@ def refinements(stack: Stack, cookie: str, fresh: Screen) -> list[Screen]:
 
 
 def at_once(users: int, one: Callable[[int], list[Screen]]) -> list[Screen]:
-    """`one(user)` for each user on its own thread; every screen they made."""
-    screens: list[Screen] = []
-    errors: list[BaseException] = []
-    lock = threading.Lock()
-
-    def user(index: int) -> None:
-        try:
-            made = one(index)
-            with lock:
-                screens.extend(made)
-        except BaseException as exc:  # raised once every user stopped
-            errors.append(exc)
-
-    threads = [threading.Thread(target=user, args=(i,)) for i in range(users)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
-    return screens
+    """`one(user)` for each user on its own thread; every screen they made (the first error
+    is raised once all have stopped)."""
+    with ThreadPoolExecutor(max_workers=users) as pool:
+        made = list(pool.map(one, range(users)))
+    return [screen for screens in made for screen in screens]
 
 
 def one_run(
