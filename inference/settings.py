@@ -38,6 +38,9 @@ class EngineSettings:
     # where the text so far last showed its final few tokens (a refinement repeats most of the
     # spec it was given, and a spec repeats its own keys), checked in one forward. 0: off.
     spec_ngram_tokens: int = 0
+    # The weights' dtype on a CPU: float32 unless set (e.g. bfloat16 where the CPU has
+    # AVX512-BF16); GPUs keep vLLM's default.
+    cpu_dtype: str = "float32"
 
     @classmethod
     def from_env(cls) -> EngineSettings:
@@ -56,6 +59,7 @@ class EngineSettings:
             engine_core_fork=env("MACARON_ENGINE_FORK", "0") == "1",
             grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
             spec_ngram_tokens=int(env("MACARON_SPEC_NGRAM", "0")),
+            cpu_dtype=env("MACARON_CPU_DTYPE", "float32"),
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(
