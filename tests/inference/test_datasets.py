@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 import jsonschema  # type: ignore[import-untyped]
 
 import ui4a
 from inference.offline.datasets import agent, chat, coding, ui
-from inference.offline.datasets.build import build_all, read_split
+from inference.offline.datasets.build import build_all, generated, read_split
 from inference.offline.datasets.common import Record, normalize
 from inference.offline.datasets.vocab import DOMAINS
 
 
-@cache
 def ui_records() -> list[Record]:
-    return ui.generate(0)
+    return list(generated("ui", 0))
 
 
 def test_it_has_thousands_of_ui_pairs_across_domains_and_builders_with_refinements() -> None:

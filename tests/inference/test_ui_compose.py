@@ -10,6 +10,7 @@ from random import Random
 
 import ui4a
 from inference.offline.datasets import ui
+from inference.offline.datasets.build import generated
 from inference.offline.datasets.common import Record, compact
 from inference.offline.datasets.compose import (
     _articles,
@@ -33,7 +34,7 @@ def _words(text: str) -> str:
 
 
 def test_it_reaches_the_diversity_floors() -> None:
-    numbers = diversity(ui.generate(0))
+    numbers = diversity(list(generated("ui", 0)))
     assert numbers["distinct_layouts"] >= 2000
     assert numbers["distinct_component_label_pairs"] >= 1000
     assert numbers["kinds"] >= 40
@@ -41,7 +42,7 @@ def test_it_reaches_the_diversity_floors() -> None:
 
 
 def test_it_keeps_the_held_out_kinds_out() -> None:
-    kinds = {r["kind"].split("/")[0] for r in ui.generate(0)}
+    kinds = {r["kind"].split("/")[0] for r in generated("ui", 0)}
     for word in HELD_OUT_WORDS:
         assert not [k for k in kinds if word.replace(" ", "") in k], word
     for domain in DOMAINS:

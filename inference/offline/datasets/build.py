@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,16 @@ def dataset_home() -> Path:
     return data_home() / "datasets"
 
 
+@cache
+def generated(expert: str, seed: int = 0) -> tuple[Record, ...]:
+    """An expert's records for a seed, built once per process: the generators are deterministic
+    for a seed (a test checks it) and the ui one takes about 20 s, which every overlap check and
+    baseline would otherwise pay again. Shared: read them, never change them."""
+    return tuple(GENERATORS[expert](seed))
+
+
 def records_for(expert: str, split: str, seed: int = 0) -> list[Record]:
-    return [r for r in GENERATORS[expert](seed) if r["split"] == split]
+    return [r for r in generated(expert, seed) if r["split"] == split]
 
 
 def build_all(out: Path, *, seed: int = 0, log: Callable[[str], None] = print) -> dict[str, Any]:
