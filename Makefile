@@ -24,9 +24,12 @@ lint: setup
 unit: setup
 	$(PY) -m pytest -m "not stack and not browser and not engine" -q
 
+# The unit tests on every core first; then the tests that share one stack (Redis, a worker
+# with the engine, Daphne), one engine or one Chromium, in one process.
 test: setup lint
 	mkdir -p test-artifacts
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n logical -m "not stack and not browser and not engine"
+	$(PY) -m pytest -q -m "stack or browser or engine"
 
 clean:
 	rm -rf var/run test-artifacts .pytest_cache .mypy_cache .ruff_cache .import_linter_cache
