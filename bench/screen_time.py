@@ -64,7 +64,7 @@ MAKE_KEYS = (
 
 @dataclass
 class Screen:
-    path: str  # "api" or "studio"
+    path: str  # "api", "studio" (its WebSocket) or "browser" (the studio page)
     prompt: str  # a dev-set id, with ":target" or ":title" for a refinement
     users: int
     first_component_s: float | None
@@ -144,8 +144,11 @@ def studio_screen(
                 raise RuntimeError(f"the studio refused {label}: {frame}")
             elif frame.get("generation") != generation:
                 continue
-            elif kind == "generation.delta" and frame["seq"] == seq + 1:
-                seq, text = frame["seq"], text + frame["delta"]
+            elif kind == "generation.delta" and frame["seq"] > seq + 1:  # missed a batch
+                socket.send(json.dumps({"type": "resync", "generation": generation}))
+            elif kind in ("generation.delta", "generation.snapshot") and frame["seq"] > seq:
+                whole = frame["text"] if kind == "generation.snapshot" else text + frame["delta"]
+                seq, text = frame["seq"], whole
                 if first is None and component_visible(text):
                     first = time.perf_counter() - started
             elif kind == "generation.done":
