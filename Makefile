@@ -22,7 +22,7 @@ lint: setup
 	.venv/bin/pre-commit run --all-files --show-diff-on-failure
 
 unit: setup
-	$(PY) -m pytest -m "not stack and not browser and not engine" -q
+	$(PY) -m pytest -q -n logical -m "not stack and not browser and not engine"
 
 # The unit tests on every core first; then the tests that share one stack (Redis, a worker
 # with the engine, Daphne), one engine or one Chromium, in one process.
