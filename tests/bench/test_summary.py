@@ -11,7 +11,7 @@ from typing import Any
 
 from bench.engine import run_ratios, summarise
 from bench.engine_timing import MIXED
-from bench.summary import engine, pipeline, scale, screen_time, startup
+from bench.summary import decode_profile, engine, pipeline, scale, screen_time, startup
 from inference.experts import EXPERTS
 from inference.paths import REPO_ROOT
 
@@ -132,3 +132,26 @@ def test_a_setting_is_judged_against_the_default_of_the_same_run() -> None:
         (1.2, 2.0, True),
         (0.25, 0.4, True),
     ]
+
+
+def test_base_decode_is_judged_against_the_ceiling_and_each_cases_weights_share_shown() -> None:
+    def case(wall: float, weights: float, step: float) -> dict[str, Any]:
+        return {
+            "wall_ms_per_token": {"min": wall, "median": wall, "max": wall},
+            "shares_ms": {"weights": weights},
+            "step_ms_median": step,
+        }
+
+    data = {
+        "ceiling_ms_per_token": 30.0,
+        "cases": {"base": case(90.0, 25.0, 95.0), "ui expert": case(100.0, 25.0, 110.0)},
+    }
+    figures = decode_profile(data)
+
+    assert [(f.ours, f.met) for f in figures[:1]] == [(0.333, False)]
+    assert [(f.what, f.ours, f.reference) for f in figures[1:]] == [
+        ("base: weights' share of a profiled decode step", 25.0, 95.0),
+        ("ui expert: weights' share of a profiled decode step", 25.0, 110.0),
+    ]
+    fast = decode_profile({**data, "cases": {"base": case(36.0, 25.0, 40.0)}})
+    assert fast[0].met is True

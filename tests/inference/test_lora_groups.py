@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from inference.serving.lora_groups import (
+    FLOAT32_MAX_ROWS,
     NO_ADAPTERS,
     FusedAdapters,
     SlotGroup,
@@ -68,6 +69,33 @@ def test_it_applies_each_tokens_adapter_and_leaves_base_tokens_alone(
     apply_grouped(y, x, groups, FusedAdapters(), a, b, scale=0.5)
 
     torch.testing.assert_close(y, expected)
+
+
+@pytest.mark.parametrize(
+    ("token_slots", "products_in"),
+    [
+        ([2, 2, 2], torch.float32),  # a decode step: float32 products
+        ([0, 3, 0, -1, 3], torch.float32),  # interleaved requests
+        ([1] * (FLOAT32_MAX_ROWS + 1), torch.bfloat16),  # a prefill: the model's dtype
+    ],
+)
+def test_a_bfloat16_model_gets_its_adapters_applied_in_the_dtype_that_is_faster(
+    token_slots: list[int], products_in: torch.dtype
+) -> None:
+    """A bfloat16 engine (MACARON_CPU_DTYPE) hands bfloat16 activations: a decode step's
+    products run in float32 and only their sum is rounded; a prefill's run in bfloat16. Either
+    way the result is the float32 one, rounded."""
+    a, b = stacked(seed=3)
+    x = torch.randn(len(token_slots), HIDDEN).bfloat16()
+    y = torch.randn(len(token_slots), sum(SLICES)).bfloat16()
+    adapters = FusedAdapters()
+    expected = by_hand(y.float(), x.float(), token_slots, a, b, scale=0.5)
+
+    apply_grouped(y, x, slot_groups(torch.tensor(token_slots)), adapters, a, b, scale=0.5)
+
+    assert y.dtype == torch.bfloat16
+    torch.testing.assert_close(y.float(), expected, rtol=3e-2, atol=1.0)
+    assert {key[2] for key in adapters._fused} == {products_in}
 
 
 def test_a_slot_written_in_place_is_applied_with_its_new_weights() -> None:
