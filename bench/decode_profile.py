@@ -236,7 +236,7 @@ def print_table(record: dict[str, Any]) -> None:
         f"{record['runs']} runs): ceiling {record['ceiling_ms_per_token']} ms "
         f"({record['weight_bytes'] / 1e6:.0f} MB at {record['bandwidth_gbs']} GB/s)"
     )
-    print(f"  {'':<34}" + "".join(f"{c:>22}" for c in cases))
+    print(f"  {'':<38}" + "".join(f"{c:>22}" for c in cases))
     walls = [cases[c]["wall_ms_per_token"] for c in cases]
     row(
         "wall, unprofiled (median, min-max)",
@@ -254,7 +254,7 @@ def print_table(record: dict[str, Any]) -> None:
 
 
 def row(label: str, cells: list[str]) -> None:
-    print(f"  {label:<34}" + "".join(f"{cell:>22}" for cell in cells))
+    print(f"  {label:<38}" + "".join(f"{cell:>22}" for cell in cells))
 
 
 if __name__ == "__main__":
