@@ -29,6 +29,7 @@ import argparse
 import gzip
 import itertools
 import json
+import math
 import os
 import statistics
 import sys
@@ -42,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.engine import memory_bandwidth_gbs, model_bytes
+from bench.engine import memory_bandwidth_gbs
 from bench.engine_timing import PROMPT, spread
 from inference.protocol import GenerationRequest, Message
 from inference.settings import EngineSettings
@@ -146,6 +147,22 @@ def read_trace(folder: Path, prefix: str) -> dict[str, Any]:
     return trace
 
 
+def bytes_at(model_dir: Path, dtype: str) -> int:
+    """The weights' bytes as the engine holds them: every tensor's elements, from the
+    safetensors headers, at `dtype` (the files may be stored in another)."""
+    import torch
+    from safetensors import safe_open
+
+    elements = 0
+    for path in model_dir.glob("*.safetensors"):
+        with safe_open(path, framework="pt") as weights:
+            for name in weights.keys():  # noqa: SIM118 (a safetensors handle, not iterable)
+                elements += math.prod(weights.get_slice(name).get_shape())
+    if not elements:
+        raise SystemExit(f"no *.safetensors in {model_dir}: set MACARON_MODEL to a local folder")
+    return int(elements * getattr(torch, dtype).itemsize)
+
+
 def case_request(case: str, tokens: int) -> GenerationRequest:
     from inference.serving.prompts import request_for
 
@@ -189,8 +206,7 @@ def main() -> None:
 
     settings = EngineSettings.from_env()
     bandwidth = statistics.median(memory_bandwidth_gbs() for _ in range(args.runs))
-    file_bytes = model_bytes(Path(settings.model))
-    weight_bytes = file_bytes // 2 if settings.cpu_dtype in ("bfloat16", "float16") else file_bytes
+    weight_bytes = bytes_at(Path(settings.model), settings.cpu_dtype)
     ceiling_ms = weight_bytes / (bandwidth * 1e9) * 1000
     os.environ["VLLM_CUSTOM_SCOPES_FOR_PROFILING"] = "1"  # the engine core inherits it
     results: dict[str, Any] = {}

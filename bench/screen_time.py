@@ -207,7 +207,8 @@ def browser_screens(stack: Stack, prompts: list[DevPrompt]) -> list[Screen]:
                 except PlaywrightTimeout:
                     if time.perf_counter() - started > TIMEOUT_S:
                         break
-            ended.wait_for(timeout=TIMEOUT_S * 1_000)
+            left = max(0.0, TIMEOUT_S - (time.perf_counter() - started))
+            ended.wait_for(timeout=left * 1_000)
             finished = time.perf_counter() - started
             status = page.locator("#status").inner_text()
             ok = status.startswith("Done")

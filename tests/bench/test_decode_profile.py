@@ -4,11 +4,14 @@ vLLM's phases and the engine core's time between steps; the prefill step is left
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import torch
+from safetensors.torch import save_file
 
-from bench.decode_profile import SHARES, step_shares, top_level, trace_events
+from bench.decode_profile import SHARES, bytes_at, step_shares, top_level, trace_events
 
 
 def x(name: str, start_ms: float, end_ms: float, tid: int | str = 1) -> dict[str, Any]:
@@ -62,3 +65,12 @@ def test_top_level_takes_the_events_directly_inside_a_parent_on_its_thread() -> 
     names = [e.name for e in top_level(events, forward)]
 
     assert names == ["aten::linear", "macaron: lora", "vllm::unified_attention"]
+
+
+def test_the_ceilings_bytes_are_the_weights_at_the_engines_dtype_not_the_files(
+    tmp_path: Path,
+) -> None:
+    save_file({"a": torch.zeros(2, 5), "b": torch.zeros(6)}, str(tmp_path / "model.safetensors"))
+
+    assert bytes_at(tmp_path, "float32") == 16 * 4
+    assert bytes_at(tmp_path, "bfloat16") == 16 * 2
