@@ -16,7 +16,7 @@ from typing import Any
 
 # vLLM's ahead-of-time compile cache failed to load on this vLLM and torch ("'function' object
 # has no attribute 'finalize_loading'") and compiled again at every start; inductor's own
-# caches load (about 27 s against 150 s for a first compile, 2 cores).
+# caches load (a start of about 34 s against 150 to 170 s for a first compile, 2 cores).
 AOT_COMPILE = "VLLM_USE_AOT_COMPILE"
 
 

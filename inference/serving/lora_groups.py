@@ -77,7 +77,9 @@ class FusedAdapter:
     slices*rank), and their B block-diagonal, (slices*rank, out). A token then costs two
     matrix products however many slices the layer packs (q, k and v are three)."""
 
-    source: tuple[torch.Tensor, ...]  # vLLM's stacked tensors it was built from
+    # vLLM's stacked tensors it was built from, held so their storage (the cache's key) is
+    # not reused while the entry lives.
+    source: tuple[torch.Tensor, ...]
     versions: tuple[int, ...]  # their in-place write counters when it was built
     a: torch.Tensor
     b: torch.Tensor
