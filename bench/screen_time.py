@@ -47,7 +47,7 @@ import requests
 
 from bench.stats import p95
 from bench.studio_sockets import cookie_header, open_socket
-from bench.ui4a_bench.devset import DevPrompt, load
+from bench.ui4a_bench.devset import DevPrompt, one_per_kind
 from studio.stack import Stack, exit_on_sigterm, free_port, throwaway_stack, wait_worker_ready
 from ui4a import registry
 from ui4a.limits import SpecTooLarge
@@ -369,10 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--with", dest="settings", type=setting, action="append", default=[])
     parser.add_argument("--json", type=Path, default=Path("bench/results/screen_time.json"))
     args = parser.parse_args(argv)
-    one_per_kind: dict[str, DevPrompt] = {}
-    for prompt in sorted(load(), key=lambda p: p.id):
-        one_per_kind.setdefault(prompt.kind, prompt)
-    prompts = sorted(one_per_kind.values(), key=lambda p: p.id)[: args.prompts]
+    prompts = one_per_kind(args.prompts)
 
     configs: dict[str, dict[str, str]] = {"default": {}}
     if args.settings:

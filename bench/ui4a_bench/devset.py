@@ -61,3 +61,11 @@ def load(path: Path = DEVSET) -> list[DevPrompt]:
         except (ValueError, KeyError, TypeError, BadRequirement, BadStep) as exc:
             raise ValueError(f"{path.name} line {number}: {exc}") from None
     return out
+
+
+def one_per_kind(count: int | None = None) -> list[DevPrompt]:
+    """The first prompt of each kind, by id, in id order; the first `count` of them."""
+    first: dict[str, DevPrompt] = {}
+    for prompt in sorted(load(), key=lambda p: p.id):
+        first.setdefault(prompt.kind, prompt)
+    return sorted(first.values(), key=lambda p: p.id)[:count]

