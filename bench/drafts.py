@@ -33,11 +33,12 @@ from bench.engine_timing import spread
 from bench.ui4a_bench.devset import DevPrompt, one_per_kind
 from inference.settings import EngineSettings
 
+# name: (MACARON_SPEC_NGRAM, MACARON_JUMP_FORWARD)
 CONFIGS = {
-    "none": {"spec_ngram_tokens": 0, "jump_forward": False},
-    "jump-forward": {"spec_ngram_tokens": 0, "jump_forward": True},
-    "lookup": {"spec_ngram_tokens": 4, "jump_forward": False},
-    "both": {"spec_ngram_tokens": 4, "jump_forward": True},
+    "none": (0, False),
+    "jump-forward": (0, True),
+    "lookup": (4, False),
+    "both": (4, True),
 }
 
 
@@ -56,7 +57,11 @@ def write(config: str, run: int, prompts: list[DevPrompt], tokens: int) -> list[
     from inference.serving.engine import VllmEngine
     from inference.serving.prompts import request_for
 
-    engine = VllmEngine(replace(EngineSettings.from_env(), **CONFIGS[config]))
+    lookup, jump_forward = CONFIGS[config]
+    settings = replace(
+        EngineSettings.from_env(), spec_ngram_tokens=lookup, jump_forward=jump_forward
+    )
+    engine = VllmEngine(settings)
     try:
         specs = []
         for prompt in prompts:

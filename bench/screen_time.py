@@ -380,12 +380,12 @@ def main(argv: list[str] | None = None) -> int:
     names = list(per_run)
     print(
         f"  {'figure':<40} "
-        + "".join(f"{n:<28}" for n in names)
+        + "".join(f"{n:<28} " for n in names)
         + ("ratio" if len(names) > 1 else "")
     )
     for figure in per_run["default"][0]:
         cells = [spread([f.get(figure) for f in per_run[n]]) for n in names]
-        line = f"  {figure:<40} " + "".join(f"{c:<28}" for c in cells)
+        line = f"  {figure:<40} " + "".join(f"{c:<28} " for c in cells)
         if len(names) > 1:
             line += ratio_of(per_run["default"], per_run[names[1]], figure)
         print(line)

@@ -66,7 +66,7 @@ class JumpForwardScheduler(Scheduler):  # type: ignore[misc]
         return list(tokens[: self.num_spec_tokens])
 
 
-class GrammarOnlyDraftScheduler(JumpForwardScheduler):  # type: ignore[misc]
+class GrammarOnlyDraftScheduler(JumpForwardScheduler):
     """Jump-forward alone: no prompt-lookup drafts where the grammar leaves a choice."""
 
     keep_lookup_drafts = False
