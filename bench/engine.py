@@ -301,6 +301,8 @@ def main() -> None:
             "started": started,
             "tokens": args.tokens,
             "torch_threads": torch_threads,
+            # What our engine ran with (compiled or not, its threads...): the settings set.
+            "settings": engine_settings_set(),
             "memory_bandwidth_gbs": round(bandwidths[index], 2),
             "bytes_per_token": per_token,
             "ceiling_tok_s": round(ceiling, 2),
@@ -317,6 +319,15 @@ def main() -> None:
     print_table(summary)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(summary, indent=2) + "\n")
+
+
+def engine_settings_set() -> dict[str, str]:
+    """The MACARON_ settings in this environment, secrets left out."""
+    return {
+        name: value
+        for name, value in sorted(os.environ.items())
+        if name.startswith("MACARON_") and not any(w in name for w in ("SECRET", "KEY", "PASSWORD"))
+    }
 
 
 def summarise(per_run: list[dict[str, Any]], run_files: list[str]) -> dict[str, Any]:
