@@ -1,6 +1,7 @@
 """What each way of drafting gives the ui expert's specs, on the engine alone (issue 17, item 2).
 
-    .venv/bin/python -m bench.drafts [--prompts 4] [--runs 2] [--tokens 512] [--json FILE]
+    .venv/bin/python -m bench.drafts [--prompts 4] [--runs 2] [--tokens 512]
+        [--expert ui] [--configs none,jump-forward,lookup,both] [--json FILE]
 
 The ui expert writes dev-set screens (one prompt of each kind, in id order) under the UI4A
 grammar, greedily, one request at a time, on our engine started four ways:
@@ -13,6 +14,9 @@ the order is repeated `--runs` times so a slow spell of the machine falls on eve
 each: seconds per spec (submission to last token), tokens, engine steps (streamed deltas: one
 a step), and whether the text is the same as the default's. Ratios are taken within a run.
 Settings from the environment apply to every configuration (e.g. `MACARON_CPU_COMPILE=1`).
+`--expert chat` (or any expert without a grammar) asks the same prompts of an expert that writes
+free text: jump-forward then drafts nothing, and the figure is what drafting's machinery costs a
+request it cannot help.
 """
 
 from __future__ import annotations
@@ -53,7 +57,9 @@ class Spec:
     text: str
 
 
-def write(config: str, run: int, prompts: list[DevPrompt], tokens: int) -> list[Spec]:
+def write(
+    config: str, run: int, prompts: list[DevPrompt], tokens: int, expert: str = "ui"
+) -> list[Spec]:
     from inference.serving.engine import VllmEngine
     from inference.serving.prompts import request_for
 
@@ -66,7 +72,7 @@ def write(config: str, run: int, prompts: list[DevPrompt], tokens: int) -> list[
         specs = []
         for prompt in prompts:
             request = request_for(
-                request_id=str(uuid.uuid4()), expert="ui", prompt=prompt.prompt, max_tokens=tokens
+                request_id=str(uuid.uuid4()), expert=expert, prompt=prompt.prompt, max_tokens=tokens
             )
             started = time.perf_counter()
             deltas = list(engine.stream(request))
@@ -80,13 +86,15 @@ def write(config: str, run: int, prompts: list[DevPrompt], tokens: int) -> list[
         engine.shutdown()
 
 
-def table(specs: list[Spec], default: dict[tuple[int, str], Spec], runs: int) -> str:
+def table(
+    specs: list[Spec], default: dict[tuple[int, str], Spec], runs: int, configs: list[str]
+) -> str:
     lines = [
         "| configuration | s a spec (median) | steps / tokens | time / default's (min / median"
         " / max over runs) | same text as default |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for config in CONFIGS:
+    for config in configs:
         mine = [s for s in specs if s.config == config]
         ratios = []
         for run in range(runs):
@@ -109,27 +117,33 @@ def main() -> None:
     parser.add_argument("--prompts", type=int, default=4)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--tokens", type=int, default=512)
+    parser.add_argument("--expert", default="ui")
+    parser.add_argument("--configs", default=",".join(CONFIGS), help="none comes first, always")
     parser.add_argument("--json", type=Path, default=Path("bench/results/drafts.json"))
     args = parser.parse_args()
+    configs = ["none"] + [c for c in args.configs.split(",") if c and c != "none"]
+    if unknown := set(configs) - set(CONFIGS):
+        parser.error(f"unknown configurations {sorted(unknown)}; known: {sorted(CONFIGS)}")
     prompts = one_per_kind(args.prompts)
     specs: list[Spec] = []
     for run in range(args.runs):
-        for config in CONFIGS:
-            specs += write(config, run, prompts, args.tokens)
+        for config in configs:
+            specs += write(config, run, prompts, args.tokens, args.expert)
             print(f"run {run + 1}: {config} done", file=sys.stderr, flush=True)
     default = {(s.run, s.prompt): s for s in specs if s.config == "none"}
-    text = table(specs, default, args.runs)
+    text = table(specs, default, args.runs, configs)
     print(text)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     record = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "expert": args.expert,
         "prompts": [p.id for p in prompts],
         "runs": args.runs,
         "max_tokens": args.tokens,
         "specs": [{k: v for k, v in asdict(s).items() if k != "text"} for s in specs],
         "same_text_as_default": {
             config: [s.text == default[s.run, s.prompt].text for s in specs if s.config == config]
-            for config in CONFIGS
+            for config in configs
         },
         "table": text,
     }

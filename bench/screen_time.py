@@ -20,7 +20,11 @@ spec as the target. Each is timed against the fresh generation of that screen in
 Figures are medians with the min to max over `--runs`; each run's per-screen rows go to the
 JSON. `--with NAME=VALUE` (repeatable) measures again on a second stack started with those
 settings (e.g. `MACARON_SPEC_NGRAM=4`), so a speed-up is judged against the default in the same
-run: the table gives each figure for both and their ratio.
+run: the table gives each figure for both and their ratio. `--reference NAME=VALUE` (repeatable)
+starts the reference stack with those settings instead, and the second stack with the defaults
+plus any `--with`: how the defaults compare with the start-up before issue 17
+(`--reference MACARON_ENGINE_FORK=0 --reference MACARON_ENGINE_THREADS=0 --reference
+MACARON_JUMP_FORWARD=0`, what `bench/run` measures).
 """
 
 from __future__ import annotations
@@ -174,8 +178,32 @@ DRAWN_COMPONENT = '[data-ui4a-node^="/root/c/"]'
 ENDED_STATUS = re.compile(r"^(Done|Generation failed|Stopped)")
 
 
+# Timestamps the page and its preview frame take themselves, on the browser's clock: the Generate
+# click (top page) and the first frame painted after a component arrived in the preview. Playwright
+# notices an element by polling at growing intervals (up to 500 ms), which no user waits for.
+PAGE_CLOCKS = """
+(() => {
+  if (window === window.top) {
+    document.addEventListener("click", (event) => {
+      if (event.target instanceof Element && event.target.closest("#generate")) {
+        window.__generateClickedAt = Date.now();
+      }
+    }, true);
+    return;
+  }
+  new MutationObserver((_, observer) => {
+    if (!document.querySelector(DRAWN_COMPONENT)) return;
+    observer.disconnect();
+    requestAnimationFrame(() => { window.__firstComponentAt = Date.now(); });
+  }).observe(document, { subtree: true, childList: true });
+})();
+""".replace("DRAWN_COMPONENT", json.dumps(DRAWN_COMPONENT))
+
+
 def browser_screens(stack: Stack, prompts: list[DevPrompt]) -> list[Screen]:
-    """Each prompt in a new project of the studio page, in Chromium, one after another."""
+    """Each prompt in a new project of the studio page, in Chromium, one after another. The first
+    component's time is the page's own (`PAGE_CLOCKS`); the finished screen's is when Playwright
+    saw the status say so."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
@@ -184,7 +212,9 @@ def browser_screens(stack: Stack, prompts: list[DevPrompt]) -> list[Screen]:
     screens = []
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
-        page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        context.add_init_script(PAGE_CLOCKS)
+        page = context.new_page()
         page.goto(stack.signin_url("browser"))
         for prompt in prompts:
             page.goto(f"{stack.url}/")
@@ -203,7 +233,7 @@ def browser_screens(stack: Stack, prompts: list[DevPrompt]) -> list[Screen]:
             while first is None and not ended.count():
                 try:
                     drawn.wait_for(state="attached", timeout=1_000)
-                    first = time.perf_counter() - started
+                    first = first_component_s(page)
                 except PlaywrightTimeout:
                     if time.perf_counter() - started > TIMEOUT_S:
                         break
@@ -215,6 +245,16 @@ def browser_screens(stack: Stack, prompts: list[DevPrompt]) -> list[Screen]:
             screens.append(Screen("browser", prompt.id, 1, first, finished, 0, 0, ok))
         browser.close()
     return screens
+
+
+def first_component_s(page: Any) -> float | None:
+    """Seconds from the Generate click to the first painted frame with a component, as the
+    page and its preview frame timed them (`PAGE_CLOCKS`)."""
+    clicked = page.evaluate("window.__generateClickedAt || null")
+    preview = page.locator("iframe[title=Preview]").element_handle().content_frame()
+    drawn = preview.wait_for_function("window.__firstComponentAt || null", timeout=5_000)
+    painted = drawn.json_value()
+    return (painted - clicked) / 1000 if clicked and painted else None
 
 
 def version_spec(stack: Stack, cookie: str, screen: Screen) -> dict[str, Any]:
@@ -355,6 +395,18 @@ def measure(settings: dict[str, str], prompts: list[DevPrompt], runs: int) -> li
     return out
 
 
+def compared_configs(
+    reference: list[tuple[str, str]], settings: list[tuple[str, str]]
+) -> dict[str, dict[str, str]]:
+    """The stacks to start, the reference first. It keeps the name "default" (what the tables
+    and bench/summary.py compare against) whatever settings it runs with; its record has them."""
+    configs: dict[str, dict[str, str]] = {"default": dict(reference)}
+    if settings or reference:
+        named = " ".join(f"{k}={v}" for k, v in settings) or "the defaults"
+        configs[f"with {named}"] = dict(settings)
+    return configs
+
+
 def setting(text: str) -> tuple[str, str]:
     name, _, value = text.partition("=")
     if not name.startswith("MACARON_") or not value:
@@ -367,16 +419,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prompts", type=int, default=12, help="dev prompts, one per kind")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--with", dest="settings", type=setting, action="append", default=[])
+    parser.add_argument("--reference", type=setting, action="append", default=[])
     parser.add_argument("--json", type=Path, default=Path("bench/results/screen_time.json"))
     args = parser.parse_args(argv)
     prompts = one_per_kind(args.prompts)
 
-    configs: dict[str, dict[str, str]] = {"default": {}}
-    if args.settings:
-        configs["with " + " ".join(f"{k}={v}" for k, v in args.settings)] = dict(args.settings)
+    configs = compared_configs(args.reference, args.settings)
     measured = {name: measure(env, prompts, args.runs) for name, env in configs.items()}
     per_run = {name: [figures(screens) for screens in runs] for name, runs in measured.items()}
     print(f"ui expert, {len(prompts)} dev prompts, {args.runs} runs: median (min to max of runs)")
+    if args.reference:
+        print(
+            "  default: the reference stack, with "
+            + " ".join(f"{k}={v}" for k, v in args.reference)
+        )
     names = list(per_run)
     print(
         f"  {'figure':<40} "

@@ -264,7 +264,13 @@ def screen_time(data: dict[str, Any]) -> list[Figure]:
         seen = [run[figure] for run in configs[name]["figures"] if run.get(figure) is not None]
         return statistics.median(seen) if seen else None
 
-    reference_is = "default settings" if len(names) > 1 else ""
+    # `--reference` gives the reference stack settings of its own (bench/run: as before issue 17).
+    reference_settings = configs["default"].get("settings") or {}
+    reference_is = (
+        " ".join(f"{k}={v}" for k, v in reference_settings.items()) or "default settings"
+        if len(names) > 1
+        else ""
+    )
     out = []
     for figure in configs[ours_name]["figures"][0]:
         ours = median(ours_name, figure)

@@ -26,14 +26,18 @@ class EngineSettings:
     max_resident_loras: int  # adapters kept loaded, evicted least-recently-used
     max_lora_rank: int
     tensor_parallel_size: int
-    # OpenMP threads for a CPU engine; None: OpenMP's default, one per core. Engines sharing a
-    # host must split its cores: OpenMP threads spin while they wait, and two 2-thread engines
-    # on 2 cores decoded 8x slower than one (bench/RESULTS.md).
+    # OpenMP threads for a CPU engine: 1 unless set; None (`MACARON_ENGINE_THREADS=0`): OpenMP's
+    # default, one per core. vLLM means to serve on one torch thread, but its CPU worker makes
+    # `torch.set_num_threads` a no-op first, so unset its engine ran one thread per core, the
+    # extra ones spinning between ops: on 2 cores twice the engine's CPU time for the same
+    # screen, taken from Daphne, Celery and the browser (bench/RESULTS.md). Engines sharing a
+    # host must split its cores: two 2-thread engines on 2 cores decoded 8x slower than one.
     cpu_threads: int | None
     # Start vLLM's engine-core process by forking this one rather than spawning a fresh
     # interpreter: the child then has vLLM and torch imported already, which a spawned one
-    # spends most of its start importing again (bench/RESULTS.md, "Worker start-up").
-    engine_core_fork: bool = False
+    # spends most of its start importing again (bench/RESULTS.md, "Worker start-up"). On unless
+    # `MACARON_ENGINE_FORK=0`; a CPU worker's engine only (inference/serving/engine.py).
+    engine_core_fork: bool = True
     # Have the engine core compile the warm-up's grammar on a thread while it loads the model,
     # rather than when the warm-up asks for it (inference/serving/grammar_compiler.py).
     grammar_precompile: bool = False
@@ -42,8 +46,9 @@ class EngineSettings:
     # spec it was given, and a spec repeats its own keys), checked in one forward. 0: off.
     spec_ngram_tokens: int = 0
     # Jump-forward: the text the UI4A grammar forces next (its keys, brackets and quotes) is
-    # drafted for the model to check in one forward (inference/serving/jump_forward.py).
-    jump_forward: bool = False
+    # drafted for the model to check in one forward (inference/serving/jump_forward.py). On
+    # unless `MACARON_JUMP_FORWARD=0`: greedy specs come out the same in fewer steps.
+    jump_forward: bool = True
     # The weights' dtype on a CPU: float32 unless set (e.g. bfloat16 where the CPU has
     # AVX512-BF16); GPUs keep vLLM's default.
     cpu_dtype: str = "float32"
@@ -72,11 +77,11 @@ class EngineSettings:
             max_resident_loras=int(env("MACARON_MAX_RESIDENT_LORAS", "8")),
             max_lora_rank=int(env("MACARON_MAX_LORA_RANK", "16")),
             tensor_parallel_size=int(env("MACARON_TENSOR_PARALLEL", "1")),
-            cpu_threads=int(env("MACARON_ENGINE_THREADS", "0")) or None,
-            engine_core_fork=env("MACARON_ENGINE_FORK", "0") == "1",
+            cpu_threads=engine_threads(),
+            engine_core_fork=env("MACARON_ENGINE_FORK", "1") == "1",
             grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
             spec_ngram_tokens=int(env("MACARON_SPEC_NGRAM", "0")),
-            jump_forward=env("MACARON_JUMP_FORWARD", "0") == "1",
+            jump_forward=env("MACARON_JUMP_FORWARD", "1") == "1",
             cpu_dtype=env("MACARON_CPU_DTYPE", "float32"),
             cpu_compile=env("MACARON_CPU_COMPILE", "0") == "1",
         )
@@ -86,3 +91,18 @@ class EngineSettings:
                 f"MACARON_MAX_LORAS ({settings.max_loras}): a batch mixes resident adapters"
             )
         return settings
+
+
+def engine_threads() -> int | None:
+    """`MACARON_ENGINE_THREADS`: 1 unless set; 0 (None): OpenMP's default, one per core."""
+    return int(os.environ.get("MACARON_ENGINE_THREADS", "1")) or None
+
+
+def export_engine_threads() -> None:
+    """Puts a CPU engine's threads in `OMP_NUM_THREADS` for a process that will fork its engine
+    core (the worker), before anything imports torch: the OpenMP runtime reads the variable
+    once, as torch loads it, and a forked child keeps what its parent read. (A spawned engine
+    core reads it afresh: inference/serving/engine.py sets it then.)"""
+    threads = engine_threads()
+    if threads is not None:
+        os.environ["OMP_NUM_THREADS"] = str(threads)

@@ -22,7 +22,7 @@ from inference.loras import AdapterRef, local_ref
 from inference.protocol import Delta, GenerationRequest
 from inference.serving import cpu_compile
 from inference.serving.cpu_lora import WRAPPER
-from inference.serving.lora_path_check import PROBE, verify_lora_path
+from inference.serving.lora_path_check import PROBE, engine_core_threads, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.serving.residency import LoraResidency
 from inference.settings import EngineSettings
@@ -58,9 +58,11 @@ def _precompile_requested(config: Any, schema: str | None) -> Iterator[None]:
 def _engine_core_started_by(fork: bool) -> Iterator[None]:
     """With `fork`, vLLM starts its engine-core process by forking this one. Its CPU platform
     asks for spawn (it sets the variable while the config is made, so this comes after), for
-    safety's sake: a fork inherits this process's threads' locks and OpenMP's state. Here the
-    worker has run no torch work yet when the engine starts, and vLLM forks its engine core by
-    default on GPUs from the same kind of process; the variable is put back once it started."""
+    safety's sake: a fork inherits this process's threads' locks and OpenMP's state, and a
+    child of a process whose OpenMP threads had started waits on threads it does not have. So
+    only a fresh process forks (the worker: it has run no torch work when its engine starts;
+    tests and benches that ran torch work first spawn); vLLM forks its engine core by default
+    on GPUs from the same kind of process. The variable is put back once it started."""
     if not fork:
         yield
         return
@@ -86,6 +88,7 @@ class VllmEngine:
         lora_wrapper: str = WRAPPER,
         warm_up_schema: str | None = None,
         profile_dir: Path | None = None,
+        fresh_process: bool = False,
     ) -> None:
         """`lora_wrapper` is the punica wrapper a CPU engine must prove it runs before it
         starts: ours, except for a benchmark's "vLLM as it comes" reference, which proves it
@@ -93,12 +96,16 @@ class VllmEngine:
         (as vLLM will be given it) that the first request decodes under: with the settings'
         `grammar_precompile`, the engine core compiles it while it loads the model.
         `profile_dir` turns on vLLM's torch profiler for `profiled` (bench/decode_profile.py):
-        the engine core writes its traces there."""
+        the engine core writes its traces there. `fresh_process` says this process has run no
+        torch work yet (the worker hosting its engine): only then may the settings'
+        `engine_core_fork` fork the engine core from it (`_engine_core_started_by`)."""
         self.settings = settings
+        self._fork = settings.engine_core_fork and fresh_process
         self._profile_dir = profile_dir
         self._warm_up_schema = warm_up_schema
         self._lora_wrapper = lora_wrapper
         self._prefix_counter = PrefixCacheCounter() if count_prefix_cache else None
+        self.torch_threads: list[int] = []  # per model process, as its torch reports them
         # CPU builds size their KV cache from this; harmless on GPUs.
         os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
         self._loop = asyncio.new_event_loop()
@@ -132,7 +139,8 @@ class VllmEngine:
             # ran about 1.3x faster this way on 2 cores (bench/RESULTS.md).
             os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
         if on_cpu and self.settings.cpu_threads:
-            # The engine-core process is spawned from this one and inherits it.
+            # The engine-core process inherits it, spawned or forked: torch reads it when its
+            # first parallel op runs, and this process has run none yet.
             os.environ["OMP_NUM_THREADS"] = str(self.settings.cpu_threads)
         args = AsyncEngineArgs(
             model=self.settings.model,
@@ -163,26 +171,42 @@ class VllmEngine:
         compiled = on_cpu and self.settings.cpu_compile
         if compiled:
             cpu_compile.prepare_environment()
-        with startup_phases.phase("engine construction", fork=self.settings.engine_core_fork):
+        with startup_phases.phase("engine construction", fork=on_cpu and self._fork):
             config = args.create_engine_config()
             if compiled:
                 cpu_compile.compile_with_lora(config)
             precompile = self._warm_up_schema if self.settings.grammar_precompile else None
             with (
                 _precompile_requested(config, precompile),
-                _engine_core_started_by(on_cpu and self.settings.engine_core_fork),
+                _engine_core_started_by(on_cpu and self._fork),
             ):
                 llm = AsyncLLM.from_vllm_config(
                     config, stat_loggers=loggers, disable_log_stats=args.disable_log_stats
                 )
         if on_cpu:
             try:
-                with startup_phases.phase("lora path check"):
+                with startup_phases.phase("lora path check") as detail:
                     await verify_lora_path(llm, self._lora_wrapper)
+                    self.torch_threads = await engine_core_threads(llm)
+                    detail["torch_threads"] = self.torch_threads
+                self._warn_unless_threads_as_set()
             except BaseException:
                 llm.shutdown()
                 raise
         return llm
+
+    def _warn_unless_threads_as_set(self) -> None:
+        """Extra OpenMP threads spin beside the model and take cores the rest of the host needs;
+        a forked engine core keeps the count its parent read as it imported torch."""
+        wanted = self.settings.cpu_threads
+        if wanted and any(threads != wanted for threads in self.torch_threads):
+            log.warning(
+                "the engine core runs %s torch threads, not the %d MACARON_ENGINE_THREADS asks: "
+                "this process imported torch before OMP_NUM_THREADS was set "
+                "(inference.settings.export_engine_threads)",
+                self.torch_threads,
+                wanted,
+            )
 
     def _speculation(self) -> dict[str, Any] | None:
         """vLLM's prompt-lookup drafter, when the settings ask for drafts: a draft starts where

@@ -39,7 +39,8 @@ def start_engine(*, warm_up_with: AdapterRef | None = None) -> Engine:
             log.info("starting the engine for %s (%s)", settings.profile, settings.model)
             warm_up = _warm_up_request(warm_up_with)
             schema = json.dumps(warm_up.json_schema) if warm_up.json_schema else None
-            _engine = VllmEngine(settings, warm_up_schema=schema)
+            # Called as the worker starts (its `worker_init`), before any torch work.
+            _engine = VllmEngine(settings, warm_up_schema=schema, fresh_process=True)
             _warm_up(_engine, warm_up)
             atexit.register(stop_engine)
         return _engine

@@ -43,6 +43,12 @@ class LoraPathProbe:
         }
         return sorted(wrappers)
 
+    def macaron_torch_threads(self) -> int:
+        """The intra-op threads torch runs the model's ops on, in that process."""
+        import torch
+
+        return int(torch.get_num_threads())
+
 
 PROBE = f"{LoraPathProbe.__module__}.{LoraPathProbe.__qualname__}"
 
@@ -59,6 +65,11 @@ async def verify_lora_path(llm: Any, wanted: str = WRAPPER) -> None:
     found = sorted({name for names in per_worker for name in names})
     if found != [wanted]:
         raise LoraPathError(lora_path_message(found, wanted))
+
+
+async def engine_core_threads(llm: Any) -> list[int]:
+    """Torch's intra-op threads in each process that runs the model."""
+    return list(await llm.collective_rpc("macaron_torch_threads"))
 
 
 def lora_path_message(found: list[str], wanted: str) -> str:

@@ -10,7 +10,11 @@ from __future__ import annotations
 import time
 
 from inference import startup_phases
+from inference.settings import export_engine_threads
 
+# Before torch is imported (below, with the worker's modules): the engine core this process
+# forks keeps the OpenMP threads this process's runtime read.
+export_engine_threads()
 startup_phases.record(
     "interpreter and celery imports", startup_phases.process_started_at(), time.time()
 )

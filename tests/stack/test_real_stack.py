@@ -13,6 +13,7 @@ import psutil
 import pytest
 
 import ui4a
+from inference import startup_phases
 from studio.stack import Stack, StackError, new_stack, wait_worker_ready
 from studio.worker.orphans import WORKER_LOST
 from tests.stack.conftest import StudioClient, session_cookie, signed_in_get, stack_shell
@@ -73,6 +74,17 @@ def test_concurrent_tasks_share_one_engine_and_run_together(studio_client: Studi
     ]
     totals = [f["timings"]["total_s"] for f in finals.values()]
     assert max(first_token) < min(totals)
+
+
+def test_the_workers_engine_core_is_forked_and_runs_the_threads_it_was_given(stack: Stack) -> None:
+    """Forked, the engine core keeps the OpenMP threads its parent read when it imported torch
+    (the worker sets them first: inference.settings.export_engine_threads); one more than asked
+    spins beside the model and takes a core from Daphne, Celery and the browser."""
+    worker = next(s for s in stack.services if s.name == "worker")
+    lines = worker.log_path.read_text(errors="replace").splitlines()
+    phases = {record["phase"]: record for record in map(startup_phases.parse, lines) if record}
+    assert phases["engine construction"]["fork"] is True
+    assert phases["lora path check"]["torch_threads"] == [int(stack.env["MACARON_ENGINE_THREADS"])]
 
 
 def test_sigterm_stops_the_worker_and_its_engine_process(
