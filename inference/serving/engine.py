@@ -139,8 +139,9 @@ class VllmEngine:
             # ran about 1.3x faster this way on 2 cores (bench/RESULTS.md).
             os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
         if on_cpu and self.settings.cpu_threads:
-            # The engine-core process inherits it, spawned or forked: torch reads it when its
-            # first parallel op runs, and this process has run none yet.
+            # A spawned engine core reads it as it starts. A forked one keeps what this process's
+            # OpenMP runtime read when torch was imported, which is why the worker exports it
+            # before that (inference.settings.export_engine_threads).
             os.environ["OMP_NUM_THREADS"] = str(self.settings.cpu_threads)
         args = AsyncEngineArgs(
             model=self.settings.model,
