@@ -4,7 +4,9 @@ The wrapper reaches vLLM through a general plugin that patches the CPU platform;
 upgrade that picks its wrapper another way, or `VLLM_PLUGINS` leaving ours out, would fall
 back to vLLM's own wrapper without a word. So the engine asks the process that runs the model
 which wrapper class each of its LoRA layers holds (the object every forward calls), through a
-vLLM worker extension, and refuses to start on anything else.
+vLLM worker extension, and refuses to start on anything else. vLLM takes one extension class,
+so the same probe also reports the torch threads that process runs the model on (the engine
+checks them against `MACARON_ENGINE_THREADS`).
 """
 
 from __future__ import annotations
