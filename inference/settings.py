@@ -98,11 +98,21 @@ def engine_threads() -> int | None:
     return int(os.environ.get("MACARON_ENGINE_THREADS", "1")) or None
 
 
+def thread_environment(threads: int) -> dict[str, str]:
+    """The variables that hold a CPU engine's model to `threads`: OpenMP's, which torch runs
+    on, and numba's. vLLM's n-gram drafter (which carries jump-forward's drafts) runs numba's
+    parallel loops on the same OpenMP runtime, and numba's first parallel loop sets the
+    runtime's thread count to numba's own (one a core): every torch op after it ran on that
+    many threads, whatever `OMP_NUM_THREADS` said."""
+    return {"OMP_NUM_THREADS": str(threads), "NUMBA_NUM_THREADS": str(threads)}
+
+
 def export_engine_threads() -> None:
-    """Puts a CPU engine's threads in `OMP_NUM_THREADS` for a process that will fork its engine
-    core (the worker), before anything imports torch: the OpenMP runtime reads the variable
-    once, as torch loads it, and a forked child keeps what its parent read. (A spawned engine
-    core reads it afresh: inference/serving/engine.py sets it then.)"""
+    """Puts a CPU engine's threads in the environment (`thread_environment`) for a process
+    that will fork its engine core (the worker), before anything imports torch: the OpenMP
+    runtime reads the variable once, as torch loads it, and a forked child keeps what its
+    parent read. (A spawned engine core reads it afresh: inference/serving/engine.py sets it
+    then.)"""
     threads = engine_threads()
     if threads is not None:
-        os.environ["OMP_NUM_THREADS"] = str(threads)
+        os.environ.update(thread_environment(threads))

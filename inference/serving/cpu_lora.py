@@ -35,6 +35,7 @@ reads every later step's groups when it runs (tests/inference/test_cpu_compile.p
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from typing import Any
 
@@ -52,8 +53,12 @@ from inference.serving.lora_groups import (
 
 WRAPPER = f"{__name__}.GroupedPunicaWrapperCPU"
 
-# The live wrappers by id, for the custom op: a compiled graph can carry an int, not an object.
+# The live wrappers by key, for the custom op: a compiled graph can carry an int, not an object.
 _WRAPPERS: weakref.WeakValueDictionary[int, GroupedPunicaWrapperCPU] = weakref.WeakValueDictionary()
+# Keys count the wrappers made in this process (one per model), not their ids: the key is a
+# constant in the compiled graph, and an address that changed at every start changed inductor's
+# cache key with it, so every start compiled the model afresh.
+_WRAPPER_KEYS = itertools.count()
 
 
 @torch.library.custom_op("macaron::grouped_lora", mutates_args=("y",))  # type: ignore[untyped-decorator]
@@ -95,7 +100,7 @@ class GroupedPunicaWrapperCPU(PunicaWrapperCPU):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self.groups: StepGroups = NO_ADAPTERS
         self.adapters = FusedAdapters()
-        self.op_key = id(self)  # an int attribute, which a trace reads as a constant
+        self.op_key = next(_WRAPPER_KEYS)  # an int attribute, which a trace reads as a constant
         _WRAPPERS[self.op_key] = self
 
     def update_metadata(self, *args: Any, **kwargs: Any) -> None:

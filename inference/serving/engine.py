@@ -25,7 +25,7 @@ from inference.serving.cpu_lora import WRAPPER
 from inference.serving.lora_path_check import PROBE, engine_core_threads, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.serving.residency import LoraResidency
-from inference.settings import EngineSettings
+from inference.settings import EngineSettings, thread_environment
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,7 @@ class VllmEngine:
             # A spawned engine core reads it as it starts. A forked one keeps what this process's
             # OpenMP runtime read when torch was imported, which is why the worker exports it
             # before that (inference.settings.export_engine_threads).
-            os.environ["OMP_NUM_THREADS"] = str(self.settings.cpu_threads)
+            os.environ.update(thread_environment(self.settings.cpu_threads))
         args = AsyncEngineArgs(
             model=self.settings.model,
             enable_lora=True,
@@ -196,6 +196,15 @@ class VllmEngine:
                 raise
         return llm
 
+    def recheck_threads(self) -> list[int]:
+        """Ask each model process again for its torch threads, and warn as at the start if they
+        are not the settings': a library run since (numba's first parallel loop, say) may have
+        changed OpenMP's count under torch. Empty for an engine that is not on a CPU."""
+        if self.torch_threads:
+            self.torch_threads = self._call(engine_core_threads(self._llm))
+            self._warn_unless_threads_as_set()
+        return self.torch_threads
+
     def _warn_unless_threads_as_set(self) -> None:
         """Extra OpenMP threads spin beside the model and take cores the rest of the host needs;
         a forked engine core keeps the count its parent read as it imported torch."""
@@ -203,8 +212,8 @@ class VllmEngine:
         if wanted and any(threads != wanted for threads in self.torch_threads):
             log.warning(
                 "the engine core runs %s torch threads, not the %d MACARON_ENGINE_THREADS asks: "
-                "this process imported torch before OMP_NUM_THREADS was set "
-                "(inference.settings.export_engine_threads)",
+                "torch was imported before OMP_NUM_THREADS was set, or a numba loop ran without "
+                "NUMBA_NUM_THREADS (inference.settings.thread_environment)",
                 self.torch_threads,
                 wanted,
             )

@@ -57,3 +57,50 @@ def test_one_compiled_graph_reads_each_steps_adapter_mapping_when_it_runs() -> N
     assert len(graphs) == 1
     ops = {str(node.target) for node in graphs[0].graph.nodes if node.op == "call_function"}
     assert "macaron.grouped_lora.default" in ops, ops
+
+
+# The graph dynamo hands its backend, as a fresh process traces it: what inductor's on-disk
+# cache keys the compiled model on.
+TRACE_IN_A_FRESH_PROCESS = """
+import torch
+from inference.offline.lora_layers import stacked_layers, step_wrapper
+from inference.serving.cpu_lora import GroupedPunicaWrapperCPU
+from tests.inference.test_lora_equality import RANK, SLOTS, SMALL
+
+layers = stacked_layers(SMALL, rank=RANK, slots=SLOTS, generator=torch.Generator().manual_seed(7))
+wrapper = step_wrapper(GroupedPunicaWrapperCPU, torch.tensor([0, 1, -1]), prefill=False)
+codes = []
+
+def backend(graph, example_inputs):
+    codes.append(graph.code)
+    return graph.forward
+
+def forward(outs):
+    for (a, b, slices), out in zip(layers, outs):
+        wrapper.add_lora_linear(out, torch.ones(3, a[0].shape[3]), a, b, 0.5, slices)
+    return outs
+
+outs = [torch.zeros(3, sum(slices)) for _, _, slices in layers]
+torch.compile(forward, backend=backend, fullgraph=True)(outs)
+print(codes[0])
+"""
+
+
+def test_the_traced_graph_is_the_same_in_every_process() -> None:
+    """The op's wrapper key is a constant of the graph; an address there (the wrapper's id)
+    changed inductor's cache key at every start, and every compiled start took 100 s, not 42."""
+    import subprocess
+    import sys
+
+    def traced() -> str:
+        return subprocess.run(
+            [sys.executable, "-c", TRACE_IN_A_FRESH_PROCESS],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        ).stdout
+
+    first = traced()
+    assert "macaron.grouped_lora" in first
+    assert traced() == first

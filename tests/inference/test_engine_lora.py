@@ -262,3 +262,8 @@ def test_the_model_runs_on_the_threads_the_settings_ask(
     if settings.cpu_threads is None:
         pytest.skip("MACARON_ENGINE_THREADS=0: OpenMP's own default")
     assert engine.torch_threads == [settings.cpu_threads]
+    # And after decoding: vLLM's n-gram drafter (on whenever drafts are) runs its first numba
+    # loop at the first decoded step, which may reset OpenMP's count under torch.
+    assert settings.jump_forward or settings.spec_ngram_tokens > 0, "no drafter to run"
+    greedy_text(engine, "ui", PROMPTS[6], 8, ignore_eos=True)
+    assert engine.recheck_threads() == [settings.cpu_threads]

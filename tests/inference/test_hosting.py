@@ -24,6 +24,9 @@ class RecordedEngine:
     def stream(self, request: GenerationRequest) -> Iterator[Delta]:
         yield Delta(text="{", tokens=1, finish_reason="length")
 
+    def recheck_threads(self) -> list[int]:
+        return [1]
+
     def shutdown(self) -> None:
         pass
 

@@ -84,7 +84,10 @@ def test_the_workers_engine_core_is_forked_and_runs_the_threads_it_was_given(sta
     lines = worker.log_path.read_text(errors="replace").splitlines()
     phases = {record["phase"]: record for record in map(startup_phases.parse, lines) if record}
     assert phases["engine construction"]["fork"] is True
-    assert phases["lora path check"]["torch_threads"] == [int(stack.env["MACARON_ENGINE_THREADS"])]
+    threads = [int(stack.env["MACARON_ENGINE_THREADS"])]
+    assert phases["lora path check"]["torch_threads"] == threads
+    # And after the warm-up decoded, which ran vLLM's drafter and its numba loops.
+    assert phases["threads after warm-up"]["torch_threads"] == threads
 
 
 def test_sigterm_stops_the_worker_and_its_engine_process(
