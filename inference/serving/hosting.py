@@ -40,13 +40,12 @@ def start_engine(*, warm_up_with: AdapterRef | None = None) -> Engine:
             warm_up = _warm_up_request(warm_up_with)
             schema = json.dumps(warm_up.json_schema) if warm_up.json_schema else None
             # Called as the worker starts (its `worker_init`), before any torch work.
-            engine = VllmEngine(settings, warm_up_schema=schema, fresh_process=True)
+            engine = _engine = VllmEngine(settings, warm_up_schema=schema, fresh_process=True)
             _warm_up(engine, warm_up)
             # The warm-up ran vLLM's drafter for the first time, whose numba loops can change
             # OpenMP's thread count under torch (inference.settings.thread_environment).
             with startup_phases.phase("threads after warm-up") as detail:
                 detail["torch_threads"] = engine.recheck_threads()
-            _engine = engine
             atexit.register(stop_engine)
         return _engine
 
