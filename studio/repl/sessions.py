@@ -57,6 +57,10 @@ from studio.repl.sandbox import (
 SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 READY_SECONDS = 30.0
 TOMBSTONE_SECONDS = 24 * 3600
+# A cell that leaves processes behind may end while they still fork: its count is read again
+# until it holds still, for at most this long.
+SETTLE_SECONDS = 0.5
+SETTLE_STEP_SECONDS = 0.05
 MAX_MESSAGE_BYTES = 8 << 20
 
 
@@ -336,6 +340,7 @@ class ReplSessions:
 
     def _run(self, folder: Path, state: SessionState, code: str) -> CellResult:
         config = self.config
+        processes_before = _process_count(folder)
         with self._connect(folder) as kernel:
             cell = kernel.run(
                 code,
@@ -349,7 +354,9 @@ class ReplSessions:
                 "large results to a file in the home folder."
             )
         alive = sandbox_alive(state.pid, marker=state.id)
-        at_process_limit = alive and _process_count(folder) >= config.limits.processes - 1
+        at_process_limit = (
+            alive and _settled_process_count(folder, processes_before) >= config.limits.processes - 1
+        )
         if cell.timed_out and not cell.kernel_lost:
             cell.notes.append(
                 f"The cell ran past its {config.cell_seconds:g} s wall-time limit and was "
@@ -401,6 +408,20 @@ class ReplSessions:
         for folder in self.config.root.iterdir():
             if SESSION_ID.match(folder.name) and (state := _read_state(folder)) is not None:
                 yield state
+
+
+def _settled_process_count(folder: Path, before: int) -> int:
+    """The sandbox's processes once the cell's children hold still: a fork bomb's kernel gets
+    its refusal while its children still fork and before the newest are listed. A cell that left
+    no more than it found costs one count."""
+    count = _process_count(folder)
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while count > before and time.monotonic() < deadline:
+        time.sleep(SETTLE_STEP_SECONDS)
+        count, last = _process_count(folder), count
+        if count == last:
+            break
+    return count
 
 
 def _process_count(folder: Path) -> int:
