@@ -49,8 +49,10 @@ def resync(connection: ClientConnection) -> dict[str, str]:
 
 
 def refusal(connection: ClientConnection, message: str | list[str]) -> ConnectionClosedError:
-    connection.send(message)
+    """The close the server sent, seen by `recv`, or by `send` when the refusal came while the
+    client was still sending a message's later fragments."""
     with pytest.raises(ConnectionClosedError) as closed:
+        connection.send(message)
         connection.recv(timeout=30)
     return closed.value
 
