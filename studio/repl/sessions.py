@@ -354,9 +354,8 @@ class ReplSessions:
                 "large results to a file in the home folder."
             )
         alive = sandbox_alive(state.pid, marker=state.id)
-        at_process_limit = (
-            alive and _settled_process_count(folder, processes_before) >= config.limits.processes - 1
-        )
+        processes = _settled_process_count(folder, processes_before) if alive else 0
+        at_process_limit = processes >= config.limits.processes - 1
         if cell.timed_out and not cell.kernel_lost:
             cell.notes.append(
                 f"The cell ran past its {config.cell_seconds:g} s wall-time limit and was "
