@@ -139,15 +139,18 @@ def rss_mb(stack: Stack) -> dict[str, float]:
     return sizes
 
 
-def soak(stack: Stack, *, seconds: float, sockets: int, generating: int) -> SoakResult:
+def soak(
+    stack: Stack, *, seconds: float, sockets: int, generating: int, username: str = "designer"
+) -> SoakResult:
+    """`username`'s sockets soak the stack; the designer is created if missing."""
     with ExitStack() as opened:
-        return _soak(stack, opened, seconds=seconds, sockets=sockets, generating=generating)
+        cookie = cookie_header(stack, username)
+        return _soak(stack, opened, cookie, seconds=seconds, sockets=sockets, generating=generating)
 
 
 def _soak(
-    stack: Stack, opened: ExitStack, *, seconds: float, sockets: int, generating: int
+    stack: Stack, opened: ExitStack, cookie: str, *, seconds: float, sockets: int, generating: int
 ) -> SoakResult:
-    cookie = cookie_header(stack)
 
     def socket(project: str = "") -> Socket:
         return Socket(opened.enter_context(open_socket(stack, cookie, project)))

@@ -2,9 +2,9 @@
 a session outlives the process that started it, it idles out, and every escape attempt fails
 with a clear result while the session survives (or is restarted, and says so).
 
-One session serves the escape tests in turn (a kernel starts in about a second); each test
-ends by checking the session still answers. About 25 s in all, most of it the wall-time and
-output cases."""
+One session (per test process) serves the escape tests in turn (a kernel starts in about a
+second); each test ends by checking the session still answers. About 25 s in all, most of it
+the wall-time and output cases."""
 
 from __future__ import annotations
 
@@ -35,7 +35,12 @@ def sessions(repl_root: Path) -> ReplSessions:
 
 @pytest.fixture(scope="module")
 def session(sessions: ReplSessions) -> Iterator[SessionState]:
+    """The escape tests' session, with what they check is kept: a variable (`canary`) and a
+    file in the home folder. Set here, not by an earlier test: `make unit` spreads a module's
+    tests over several processes, and each makes a session of its own."""
     state = sessions.create(OWNER)
+    cell = sessions.execute(state.id, OWNER, "canary = 'alive'; open('mine', 'w').write('m')")[1]
+    assert cell.result == "1", cell
     yield state
     sessions.close(state.id, OWNER)
 
@@ -101,7 +106,7 @@ def test_another_sessions_files_are_not_there(sessions, session, repl_root):
             cell = run(sessions, session, f"open({str(path)!r}).read()")
             assert cell.error is not None and cell.error["name"] == "FileNotFoundError", cell
         # Nor is it this session's: its home holds only what it wrote itself.
-        assert run(sessions, session, "import os; os.listdir()").result == "[]"
+        assert run(sessions, session, "import os; os.listdir()").result == "['mine']"
         # And the other key is told the session does not exist, as for an unknown id.
         with pytest.raises(SessionMissing):
             sessions.execute(other.id, OWNER, "1")
