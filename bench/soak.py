@@ -151,7 +151,6 @@ def soak(
 def _soak(
     stack: Stack, opened: ExitStack, cookie: str, *, seconds: float, sockets: int, generating: int
 ) -> SoakResult:
-
     def socket(project: str = "") -> Socket:
         return Socket(opened.enter_context(open_socket(stack, cookie, project)))
 

@@ -155,7 +155,7 @@ class VllmEngine:
             max_num_seqs=self.settings.max_num_seqs,
             tensor_parallel_size=self.settings.tensor_parallel_size,
             enable_prefix_caching=True,
-            # fp32 ran faster than vLLM's bf16 default on a CPU without native bf16.
+            # float32 on a CPU unless set, not vLLM's bfloat16: EngineSettings.cpu_dtype says why.
             dtype=self.settings.cpu_dtype if on_cpu else "auto",
             # The CPU worker refuses the default fraction on a small machine.
             gpu_memory_utilization=0.5 if on_cpu else 0.9,
