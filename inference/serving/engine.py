@@ -14,6 +14,7 @@ import queue
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,9 @@ from inference.serving.cpu_lora import WRAPPER
 from inference.serving.lora_path_check import PROBE, engine_core_threads, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.serving.residency import LoraResidency
+from inference.serving.staged_decode import Run, staged, tail_request_id
 from inference.settings import EngineSettings, thread_environment
+from ui4a.declarations import is_staged_schema
 
 log = logging.getLogger(__name__)
 
@@ -286,20 +289,33 @@ class VllmEngine:
             return None
         return local_ref(request.expert, self.settings.adapter_root)
 
-    def _sampling_params(self, request: GenerationRequest) -> Any:
+    def _sampling_params(
+        self, request: GenerationRequest, *, max_tokens: int | None = None, **structured: Any
+    ) -> Any:
+        """`structured`: a stage's own `json` schema or `grammar` (staged_decode), in place of
+        the request's schema."""
         from vllm.sampling_params import RequestOutputKind, SamplingParams, StructuredOutputsParams
 
-        structured = None
-        if request.json_schema is not None:
-            structured = StructuredOutputsParams(json=request.json_schema)
+        if not structured and request.json_schema is not None:
+            structured = {"json": request.json_schema}
         return SamplingParams(
-            max_tokens=request.max_tokens,
+            max_tokens=max_tokens or request.max_tokens,
             temperature=request.temperature,
             top_p=request.top_p,
             ignore_eos=request.ignore_eos,
             stop=list(request.stop) or None,
             output_kind=RequestOutputKind.DELTA,
-            structured_outputs=structured,
+            structured_outputs=StructuredOutputsParams(**structured) if structured else None,
+        )
+
+    def _staged(self, request: GenerationRequest) -> bool:
+        """Whether `request` decodes a UI4A spec in two stages (EngineSettings.staged_data)."""
+        schema = request.json_schema
+        return (
+            self.settings.staged_data
+            and schema is not None
+            and not request.ignore_eos
+            and is_staged_schema(schema)
         )
 
     async def _produce(self, request: GenerationRequest, out: queue.Queue[object]) -> None:
@@ -318,23 +334,35 @@ class VllmEngine:
                 checked = self.residency.loaded_from(wanted.lora_id)
                 lora_request = LoRARequest(wanted.name, wanted.lora_id, checked)
                 verified_sha256 = self.residency.loaded_sha256(wanted.lora_id)
-            tokens = prompt_tokens = 0
-            stream: AsyncIterator[Any] = self._llm.generate(
-                self.prompt_for(request),
-                self._sampling_params(request),
-                request.request_id,
-                lora_request=lora_request,
-            )
-            async for output in stream:
-                completion = output.outputs[0]
-                tokens += len(completion.token_ids)
-                reason = completion.finish_reason if output.finished else None
-                if output.finished and reason is None:
-                    reason = "abort"
-                # With delta outputs only some carry the prompt's ids; keep the count once seen.
-                prompt_tokens = len(output.prompt_token_ids or ()) or prompt_tokens
+
+            def generate(prompt: Any, params: Any, request_id: str) -> AsyncIterator[Any]:
+                return self._llm.generate(prompt, params, request_id, lora_request=lora_request)
+
+            prompt = self.prompt_for(request)
+            if self._staged(request):
+                assert request.json_schema is not None
+                pieces = staged(
+                    generate,
+                    prompt,
+                    partial(self._sampling_params, request),
+                    request.json_schema,
+                    request.request_id,
+                    self._tokenizer,
+                    request.max_tokens,
+                )
+            else:
+                params = self._sampling_params(request)
+                pieces = Run(generate(prompt, params, request.request_id)).pieces()
+            async for piece in pieces:
                 out.put(
-                    Delta(completion.text, tokens, reason, prompt_tokens, load_ms, verified_sha256)
+                    Delta(
+                        piece.text,
+                        piece.tokens,
+                        piece.finish_reason,
+                        piece.prompt_tokens,
+                        load_ms,
+                        verified_sha256,
+                    )
                 )
                 load_ms = verified_sha256 = None  # said once, on the first delta
         except BaseException as exc:  # handed to the consuming thread, which re-raises
@@ -375,7 +403,8 @@ class VllmEngine:
 
     def abort(self, request_id: str) -> None:
         if not self._closed:
-            self._call(self._llm.abort(request_id))
+            # A staged generation's second stage runs under an id of its own.
+            self._call(self._llm.abort([request_id, tail_request_id(request_id)]))
 
     def load_adapter(self, ref: AdapterRef) -> float:
         return float(self._call(self.residency.preload(ref)))

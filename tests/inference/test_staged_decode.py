@@ -1,0 +1,166 @@
+"""Staged decoding's engine side (inference/serving/staged_decode.py), with the real tokenizer and
+xgrammar, and a scripted stand-in for vLLM's `generate` that replays outputs token by token (the
+real engine's run of it is in test_staged_decode_engine.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import xgrammar as xgr
+
+import ui4a
+from inference.serving.staged_decode import (
+    Piece,
+    head_end,
+    staged,
+    tail_grammar,
+    tail_request_id,
+)
+from inference.settings import EngineSettings
+from ui4a.declarations import tail_schemas
+from ui4a.validate import validate
+
+BASE = Path(EngineSettings.from_env().model)
+SCHEMA = ui4a.json_schema(queries=False)
+HEAD = (
+    '{"title":"Rooms","root":{"t":"page","c":[{"t":"table","data":"rooms","cols":["room"],'
+    '"title":"Rooms"}]}}'
+)
+TAIL = ',"state":{"q":""},"data":{"rooms":[{"room":"Aurora"},{"room":"Comet"}]}}'
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> Any:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(BASE)
+
+
+@pytest.fixture(scope="module")
+def compiler(tokenizer: Any) -> xgr.GrammarCompiler:
+    return xgr.GrammarCompiler(xgr.TokenizerInfo.from_huggingface(tokenizer), max_threads=2)
+
+
+def accepts(compiler: xgr.GrammarCompiler, grammar: str, text: str) -> bool:
+    matcher = xgr.GrammarMatcher(compiler.compile_grammar(grammar))
+    return bool(matcher.accept_string(text)) and matcher.is_completed()
+
+
+def test_the_tail_grammar_makes_data_declare_every_named_dataset(
+    compiler: xgr.GrammarCompiler,
+) -> None:
+    tail = tail_schemas(SCHEMA, json.loads(HEAD))
+    grammar = tail_grammar("}]", tail)
+    assert accepts(compiler, grammar, "}]" + TAIL)
+    assert accepts(compiler, grammar, '}],"data":{"rooms":[]}}')
+    assert not accepts(compiler, grammar, "}]}")  # no data: the table would name nothing
+    assert not accepts(compiler, grammar, '}],"data":{"other":[]}}')
+    assert not accepts(compiler, grammar, '}],"data":{"rooms":[]}')  # not closed
+    assert not accepts(compiler, grammar, '}], "data":{"rooms":[]}}')  # the spec has no spaces
+
+
+def test_a_head_that_names_nothing_may_end_at_once(compiler: xgr.GrammarCompiler) -> None:
+    tail = tail_schemas(SCHEMA, {"root": {"t": "page", "c": []}})
+    assert accepts(compiler, tail_grammar("", tail), "}")
+    assert accepts(compiler, tail_grammar("", tail), ',"state":{"n":1}}')
+
+
+def test_the_head_is_cut_before_its_closing_token(tokenizer: Any) -> None:
+    ids = tokenizer.encode(HEAD)
+    cut = head_end([*ids, tokenizer.eos_token_id], tokenizer)
+    assert cut is not None
+    assert cut.kept_ids == ids[:-1]
+    assert tokenizer.decode(cut.kept_ids) + cut.respelled + "}" == HEAD
+    assert head_end(tokenizer.encode('{"title":"x"'), tokenizer) is None
+
+
+@dataclass
+class Output:
+    """The fields of vLLM's RequestOutput that staged decoding reads."""
+
+    outputs: list[Any]
+    finished: bool
+    prompt_token_ids: list[int] | None
+
+
+@dataclass
+class Completion:
+    text: str
+    token_ids: list[int]
+    finish_reason: str | None
+
+
+@dataclass
+class ScriptedGenerate:
+    """vLLM's `generate`, replaying scripted texts a token at a time, and noting each call."""
+
+    tokenizer: Any
+    texts: dict[str, tuple[str, str]]  # request id: (text, finish reason)
+    calls: list[tuple[Any, Any, str]] = field(default_factory=list)
+
+    async def __call__(self, prompt: Any, params: Any, request_id: str) -> AsyncIterator[Any]:
+        self.calls.append((prompt, params, request_id))
+        text, reason = self.texts[request_id]
+        ids = self.tokenizer.encode(text)
+        if reason == "stop":
+            ids.append(self.tokenizer.eos_token_id)
+        prompt_ids = prompt["prompt_token_ids"] if isinstance(prompt, dict) else [1, 2, 3]
+        for n, token in enumerate(ids):
+            last = n == len(ids) - 1
+            piece = self.tokenizer.decode([token], skip_special_tokens=True)
+            yield Output([Completion(piece, [token], reason if last else None)], last, prompt_ids)
+
+
+def params(**stage: Any) -> dict[str, Any]:
+    return stage
+
+
+def run(generate: ScriptedGenerate, max_tokens: int = 700) -> list[Piece]:
+    async def collect() -> list[Piece]:
+        stream = staged(generate, "prompt", params, SCHEMA, "r1", generate.tokenizer, max_tokens)
+        return [piece async for piece in stream]
+
+    return asyncio.run(collect())
+
+
+def test_the_stages_stream_one_spec_that_declares_what_it_names(
+    tokenizer: Any, compiler: xgr.GrammarCompiler
+) -> None:
+    cut = head_end(tokenizer.encode(HEAD), tokenizer)
+    assert cut is not None
+    tail_text = cut.respelled + TAIL  # what the tail's grammar makes it write
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (HEAD, "stop"), tail_request_id("r1"): (tail_text, "stop")}
+    )
+    pieces = run(generate)
+    text = "".join(p.text for p in pieces)
+    assert text == HEAD[:-1] + TAIL
+    assert validate(json.loads(text)) == []
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
+    assert pieces[-1].finish_reason == "stop"
+    (_, head_params, _), (tail_prompt, tail_params, tail_id) = generate.calls
+    assert head_params["json"]["properties"].keys() == {"title", "theme", "root"}
+    head_ids = tokenizer.encode(HEAD)
+    assert tail_prompt == {"prompt_token_ids": [1, 2, 3, *head_ids[:-1]]}
+    assert tail_id == "r1:tail"
+    assert tail_params["max_tokens"] == 700 - (len(head_ids) - 1)
+    assert "rooms" in tail_params["grammar"]
+    assert accepts(compiler, tail_params["grammar"], tail_text)
+    tail_ids = [*tokenizer.encode(tail_text), tokenizer.eos_token_id]
+    assert pieces[-1].tokens == len(head_ids) - 1 + len(tail_ids)
+    assert all(p.prompt_tokens == 3 for p in pieces)
+
+
+def test_a_head_cut_off_ends_the_generation_as_it_is(tokenizer: Any) -> None:
+    cut_off = HEAD[:50]
+    generate = ScriptedGenerate(tokenizer, {"r1": (cut_off, "length")})
+    pieces = run(generate)
+    assert "".join(p.text for p in pieces) == cut_off
+    assert pieces[-1].finish_reason == "length"
+    assert len(generate.calls) == 1

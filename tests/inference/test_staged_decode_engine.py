@@ -1,0 +1,85 @@
+"""Staged decoding on the real engine (on unless `MACARON_STAGED_DATA=0`): the ui expert's greedy
+spec keeps the root it writes in one stage, and now declares every dataset that root names.
+The two prompts are dev-set screens whose one-stage specs named a dataset they never declared."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from inference.serving.engine import VllmEngine
+from inference.serving.prompts import request_for
+from inference.settings import EngineSettings
+from ui4a.declarations import named_datasets
+from ui4a.repair import repair
+
+pytestmark = pytest.mark.engine
+
+PROMPTS = (
+    "Sales team leaderboard this quarter: Dana 412k, Eli 389k, Farah 377k, Gus 301k, plus those "
+    "numbers drawn as bars",
+    "book a meeting room: rooms Aurora (6 seats), Borealis (12 seats), Comet (4 seats); pick one, "
+    "pick a start time and a duration 30, 60 or 90 minutes",
+)
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[VllmEngine]:
+    engine = VllmEngine(replace(EngineSettings.from_env(), staged_data=True))
+    yield engine
+    engine.shutdown()
+
+
+def specs(engine: VllmEngine, *, staged: bool) -> list[dict[str, Any]]:
+    # The engine reads the setting per request, so one engine serves both ways.
+    engine.settings = replace(engine.settings, staged_data=staged)
+    written = []
+    for prompt in PROMPTS:
+        request = request_for(
+            request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700
+        )
+        deltas = list(engine.stream(request))
+        assert deltas[-1].finish_reason == "stop"
+        written.append(json.loads("".join(d.text for d in deltas)))
+    return written
+
+
+@pytest.fixture(scope="module")
+def one_stage(engine: VllmEngine) -> list[dict[str, Any]]:
+    return specs(engine, staged=False)
+
+
+@pytest.fixture(scope="module")
+def two_stages(engine: VllmEngine, one_stage: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return specs(engine, staged=True)
+
+
+def undeclared(spec: dict[str, Any]) -> list[str]:
+    return [name for name in named_datasets(spec) if name not in spec.get("data", {})]
+
+
+def test_one_stage_specs_name_datasets_they_never_declare(one_stage: list[dict[str, Any]]) -> None:
+    """What the staged test below guards against, so it cannot pass by the prompts alone."""
+    assert all(undeclared(spec) for spec in one_stage), one_stage
+
+
+def test_two_stages_declare_every_named_dataset_with_rows(
+    two_stages: list[dict[str, Any]],
+) -> None:
+    for spec in two_stages:
+        assert named_datasets(spec) and not undeclared(spec), spec
+        assert all(spec["data"][name] for name in named_datasets(spec)), spec["data"]
+        assert repair(spec).problems == [], spec
+
+
+def test_the_first_stage_writes_the_root_one_stage_writes(
+    one_stage: list[dict[str, Any]], two_stages: list[dict[str, Any]]
+) -> None:
+    for alone, staged in zip(one_stage, two_stages, strict=True):
+        assert staged["root"] == alone["root"]
+        assert staged.get("title") == alone.get("title")

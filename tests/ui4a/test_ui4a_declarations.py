@@ -1,0 +1,114 @@
+"""Staged decoding's spec side (ui4a/declarations.py): the head schema ends the spec after the
+root, and the tail schema makes `data` declare every dataset the head named, and only those."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+
+import ui4a
+from ui4a.catalog import MAX_DATASETS
+from ui4a.declarations import head_schema, is_staged_schema, named_datasets, tail_schemas
+
+HEAD: dict[str, Any] = {
+    "title": "Trips",
+    "root": {
+        "t": "page",
+        "c": [
+            {"t": "table", "data": "trips", "cols": ["city", "date"]},
+            {
+                "t": "chart",
+                "kind": "bar",
+                "title": "Spend",
+                "data": "spend",
+                "x": "month",
+                "y": ["eur"],
+            },
+            {"t": "table", "data": "trips", "cols": ["city"]},
+            {
+                "t": "form",
+                "submit": "Add",
+                "on": [{"do": "append", "path": "notes", "value": {"text": "{draft}"}}],
+                "c": [{"t": "input", "label": "Note", "bind": "draft"}],
+            },
+        ],
+    },
+}
+
+
+def test_the_spec_schema_is_staged_and_its_head_ends_after_the_root() -> None:
+    for queries in (False, True):
+        schema = ui4a.json_schema(queries=queries)
+        assert is_staged_schema(schema)
+        head = head_schema(schema)
+        assert list(head["properties"]) == ["title", "theme", "root"]
+        assert head["additionalProperties"] is False
+        jsonschema.validate(HEAD, head)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**HEAD, "data": {}}, head)
+    assert not is_staged_schema({"type": "object", "properties": {"root": {}}})
+
+
+def test_datasets_are_named_by_tables_charts_and_appends_in_order_once() -> None:
+    assert named_datasets(HEAD) == ["trips", "spend", "notes"]
+    assert named_datasets({"root": {"t": "page", "c": [{"t": "text", "text": "hi"}]}}) == []
+
+
+def test_named_datasets_stop_at_what_data_may_hold() -> None:
+    tables = [{"t": "table", "data": f"d{i}", "cols": ["a"]} for i in range(MAX_DATASETS + 2)]
+    head = {"root": {"t": "page", "c": tables}}
+    assert named_datasets(head) == [f"d{i}" for i in range(MAX_DATASETS)]
+
+
+def test_the_tail_requires_every_named_dataset_and_nothing_else() -> None:
+    schema = ui4a.json_schema(queries=False)
+    tail = tail_schemas(schema, HEAD)
+    assert tail.datasets == ("trips", "spend", "notes")
+    assert tail.data_required
+    rows = [{"city": "Oslo", "date": "2026-05-01"}]
+    declared = {"trips": rows, "spend": [{"month": "May", "eur": 3}], "notes": []}
+    jsonschema.validate(declared, tail.data)
+    for missing in declared:
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({k: v for k, v in declared.items() if k != missing}, tail.data)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**declared, "other": rows}, tail.data)
+    jsonschema.validate({"draft": "", "page": 1}, tail.state)
+
+
+def test_a_tail_over_uploads_may_declare_a_query() -> None:
+    tail = tail_schemas(ui4a.json_schema(queries=True), HEAD)
+    query = {"from": "sales", "group": "date:month", "agg": {"revenue": "sum:amount"}}
+    jsonschema.validate({"trips": query, "spend": [], "notes": []}, tail.data)
+
+
+def test_a_head_that_names_no_dataset_leaves_data_as_the_spec_has_it() -> None:
+    schema = ui4a.json_schema(queries=False)
+    tail = tail_schemas(schema, {"root": {"t": "page", "c": []}})
+    assert not tail.data_required
+    assert tail.data == schema["properties"]["data"]
+
+
+@pytest.mark.parametrize(
+    "node",
+    [
+        {"t": "select", "label": "Diet", "bind": " diet", "opts": ["Any"]},
+        {"t": "table", "data": " tent_list", "cols": ["name"]},
+        {"t": "switch", "label": "Auto-play", "bind": "auto_play_ videos"},
+    ],
+)
+def test_the_grammar_spells_state_keys_and_dataset_names_as_names(node: dict[str, Any]) -> None:
+    """What the expert wrote in the dev set before the names had a pattern: each named nothing."""
+    spec = {"root": {"t": "page", "c": [node]}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(spec, ui4a.json_schema())
+    fixed = {k: v.replace(" ", "") if k in ("bind", "data") else v for k, v in node.items()}
+    jsonschema.validate({"root": {"t": "page", "c": [fixed]}}, ui4a.json_schema())
+
+
+def test_an_item_key_keeps_its_dot() -> None:
+    checkbox = {"t": "checkbox", "label": "{.name}", "bind": ".done"}
+    spec = {"root": {"t": "page", "c": [{"t": "list", "data": "todos", "c": [checkbox]}]}}
+    jsonschema.validate(spec, ui4a.json_schema())

@@ -1,0 +1,84 @@
+"""Staged decoding, on the spec's side: the head first, then a tail that declares what it names.
+
+The ui expert writes a spec's root tree before its `state` and `data` (ui4a/schema.py streams
+the layout first), so one grammar over the whole spec cannot know, while `data` is decoded,
+which datasets the tree has named: an expert that names `"data":"rooms"` in a table and then
+declares no `rooms` writes an invalid view. Decoded in two stages, it cannot: the head
+(title, theme, root) is decoded under `head_schema`, then the tail under a grammar built from
+what the head names (`tail_schemas`), in which every named dataset is a required property of
+`data`. The engine runs the two stages (inference/serving/staged_decode.py).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from ui4a import registry
+from ui4a.catalog import MAX_DATASETS
+from ui4a.fields import NAME_PATTERN, kind_of
+from ui4a.tree import pointer, walk
+
+Schema = dict[str, Any]
+HEAD = ("title", "theme", "root")
+TAIL = ("state", "data")
+
+
+def is_staged_schema(schema: Schema) -> bool:
+    """Whether `schema` is a whole UI4A spec's (ui4a.json_schema), which decodes in stages."""
+    properties = schema.get("properties")
+    return isinstance(properties, dict) and list(properties) == [*HEAD, *TAIL]
+
+
+def head_schema(schema: Schema) -> Schema:
+    """The spec schema `schema` cut after the root: the first stage ends where the tail would
+    begin, with the spec's closing brace."""
+    head = copy.deepcopy(schema)
+    head["properties"] = {k: v for k, v in schema["properties"].items() if k in HEAD}
+    return head
+
+
+def named_datasets(head: object) -> list[str]:
+    """The datasets the head's tree names (a table's or chart's `data`, an append's `path`), in
+    document order, each once, at most MAX_DATASETS (what `data` may hold)."""
+    names: list[str] = []
+    for ref in walk(head):
+        component = registry.get(ref.node.get("t"))
+        if component is None:
+            continue
+        for field in component.fields:
+            for holder, key, _ in kind_of(field).dataset_slots(field, ref.node, pointer(ref.path)):
+                name = holder.get(key)
+                if isinstance(name, str) and NAME_PATTERN.fullmatch(name) and name not in names:
+                    names.append(name)
+    return names[:MAX_DATASETS]
+
+
+@dataclass(frozen=True)
+class TailSchemas:
+    """What may follow the head: `state` (optional), then `data`, required when it must
+    declare `datasets`; each a JSON schema for the property's value."""
+
+    state: Schema
+    data: Schema
+    datasets: tuple[str, ...]
+
+    @property
+    def data_required(self) -> bool:
+        return bool(self.datasets)
+
+
+def tail_schemas(schema: Schema, head: object) -> TailSchemas:
+    """The tail of `schema` (a whole spec's) for a decoded `head`: its `data` declares each
+    dataset the head names, and nothing else, as the spec schema allows a dataset to be."""
+    properties = schema["properties"]
+    data = copy.deepcopy(properties["data"])
+    datasets = tuple(named_datasets(head))
+    if datasets:
+        entry = data.pop("additionalProperties")
+        data.pop("maxProperties", None)
+        data["properties"] = {name: copy.deepcopy(entry) for name in datasets}
+        data["required"] = list(datasets)
+        data["additionalProperties"] = False
+    return TailSchemas(copy.deepcopy(properties["state"]), data, datasets)
