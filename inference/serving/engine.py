@@ -26,7 +26,7 @@ from inference.serving.cpu_lora import WRAPPER
 from inference.serving.lora_path_check import PROBE, engine_core_threads, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.serving.residency import LoraResidency
-from inference.serving.staged_decode import Run, staged, tail_request_id
+from inference.serving.staged_decode import Run, first_stage_schema, staged, tail_request_id
 from inference.settings import EngineSettings, thread_environment
 from ui4a.declarations import is_staged_schema
 
@@ -105,7 +105,9 @@ class VllmEngine:
         self.settings = settings
         self._fork = settings.engine_core_fork and fresh_process
         self._profile_dir = profile_dir
-        self._warm_up_schema = warm_up_schema
+        # What the warm-up's first decode runs under: a staged spec's head schema.
+        staged = settings.staged_data and warm_up_schema is not None
+        self._warm_up_schema = first_stage_schema(warm_up_schema) if staged else warm_up_schema
         self._lora_wrapper = lora_wrapper
         self._prefix_counter = PrefixCacheCounter() if count_prefix_cache else None
         self.torch_threads: list[int] = []  # per model process, as its torch reports them

@@ -23,7 +23,7 @@ from typing import Any
 
 import xgrammar as xgr
 
-from ui4a.declarations import TailSchemas, head_schema, tail_schemas
+from ui4a.declarations import TailSchemas, head_schema, is_staged_schema, tail_schemas
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,13 @@ def _property(name: str, value: dict[str, Any]) -> xgr.Grammar:
 
 def _optional(grammar: xgr.Grammar) -> xgr.Grammar:
     return xgr.Grammar.union(grammar, xgr.Grammar.from_ebnf('root ::= ""'))
+
+
+def first_stage_schema(schema_text: str) -> str:
+    """The text of the schema a request under `schema_text` (as vLLM is given it) first decodes
+    under: its head's, for a whole spec's; else the same."""
+    schema = json.loads(schema_text)
+    return json.dumps(head_schema(schema)) if is_staged_schema(schema) else schema_text
 
 
 def tail_grammar(respelled: str, tail: TailSchemas) -> str:

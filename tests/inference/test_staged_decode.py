@@ -17,6 +17,7 @@ import xgrammar as xgr
 import ui4a
 from inference.serving.staged_decode import (
     Piece,
+    first_stage_schema,
     head_end,
     staged,
     tail_grammar,
@@ -78,6 +79,15 @@ def test_the_head_is_cut_before_its_closing_token(tokenizer: Any) -> None:
     assert cut.kept_ids == ids[:-1]
     assert tokenizer.decode(cut.kept_ids) + cut.respelled + "}" == HEAD
     assert head_end(tokenizer.encode('{"title":"x"'), tokenizer) is None
+
+
+def test_an_early_compile_is_asked_for_the_schema_the_first_stage_decodes_under() -> None:
+    """With `MACARON_GRAMMAR_PRECOMPILE=1` the engine core compiles the warm-up's first schema
+    while the model loads; staged, that is the head's, as vLLM will be given it."""
+    first = json.loads(first_stage_schema(json.dumps(SCHEMA)))
+    assert list(first["properties"]) == ["title", "theme", "root"]
+    other = json.dumps({"type": "object", "properties": {"answer": {"type": "string"}}})
+    assert first_stage_schema(other) == other
 
 
 @dataclass

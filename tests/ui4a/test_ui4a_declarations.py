@@ -10,7 +10,7 @@ import pytest
 
 import ui4a
 from ui4a.catalog import MAX_DATASETS
-from ui4a.declarations import head_schema, is_staged_schema, named_datasets, tail_schemas
+from ui4a.declarations import TAIL_ROWS, head_schema, is_staged_schema, named_datasets, tail_schemas
 
 HEAD: dict[str, Any] = {
     "title": "Trips",
@@ -84,11 +84,25 @@ def test_a_tail_over_uploads_may_declare_a_query() -> None:
     jsonschema.validate({"trips": query, "spend": [], "notes": []}, tail.data)
 
 
-def test_a_head_that_names_no_dataset_leaves_data_as_the_spec_has_it() -> None:
+def test_a_head_that_names_no_dataset_may_leave_data_out() -> None:
     schema = ui4a.json_schema(queries=False)
     tail = tail_schemas(schema, {"root": {"t": "page", "c": []}})
     assert not tail.data_required
-    assert tail.data == schema["properties"]["data"]
+    assert "required" not in tail.data
+    jsonschema.validate({"any": [{"a": 1}]}, tail.data)
+
+
+@pytest.mark.parametrize("queries", [False, True])
+@pytest.mark.parametrize("head", [HEAD, {"root": {"t": "page", "c": []}}])
+def test_the_tail_ends_a_dataset_that_repeats_rows(queries: bool, head: dict[str, Any]) -> None:
+    """The expert's runaway: one row written again and again, to the token limit."""
+    data = tail_schemas(ui4a.json_schema(queries=queries), head).data
+    name = named_datasets(head)[0] if named_datasets(head) else "any"
+    others = {n: [] for n in named_datasets(head) if n != name}
+    row = {"city": "Oslo"}
+    jsonschema.validate({name: [row] * TAIL_ROWS, **others}, data)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({name: [row] * (TAIL_ROWS + 1), **others}, data)
 
 
 @pytest.mark.parametrize(
