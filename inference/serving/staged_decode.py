@@ -26,6 +26,8 @@ import xgrammar as xgr
 from ui4a.declarations import TailSchemas, head_schema, is_staged_schema, tail_schemas
 
 log = logging.getLogger(__name__)
+# One line a staged generation, which UI4A-Bench reads back (bench/ui4a_bench/tail_waits.py).
+TAIL_STARTED = "staged decode: the tail (%s) began %.0f ms after the head"
 
 # The options vLLM compiles the spec's schema with (grammar_compiler.vllm_json_options).
 JSON_OPTIONS: dict[str, Any] = {"any_whitespace": False, "separators": (",", ":")}
@@ -176,7 +178,7 @@ async def staged(
         async for more in run.pieces():
             if started:  # the tail's grammar compile and its prompt's uncached part, in all
                 log.info(
-                    "staged decode: the tail (%s) began %.0f ms after the head",
+                    TAIL_STARTED,
                     ", ".join(tail.datasets) or "no datasets",
                     1000 * (time.perf_counter() - started),
                 )
