@@ -93,6 +93,16 @@ def head_end(output_ids: list[int], tokenizer: Any) -> HeadEnd | None:
     return HeadEnd(ids[:-1], last[:-1])
 
 
+def _spec(head_text: str) -> dict[str, Any] | None:
+    """The finished head as a spec, if it is one closed by its last character (the grammar
+    makes it so; the stream must end whatever a backend did)."""
+    try:
+        spec = json.loads(head_text)
+    except ValueError:
+        return None
+    return spec if isinstance(spec, dict) and head_text.endswith("}") else None
+
+
 @dataclass(frozen=True)
 class Piece:
     """New text of a generation, however many stages it runs in; `tokens` counts all so far."""
@@ -159,11 +169,12 @@ async def staged(
             yield Piece(out[: len(out) - len(held)], piece.tokens, None, piece.prompt_tokens)
             continue
         cut = head_end(head.output_ids, tokenizer) if piece.finish_reason == "stop" else None
-        if cut is None:  # the head alone, as it ended
+        decoded = _spec(text) if cut is not None else None
+        if cut is None or decoded is None:  # the head alone, as it ended
             yield Piece(out, piece.tokens, piece.finish_reason, piece.prompt_tokens)
             return
         yield Piece(out[:-1], piece.tokens, None, piece.prompt_tokens)
-        tail = tail_schemas(schema, json.loads(text))
+        tail = tail_schemas(schema, decoded)
         grammar = tail_grammar(cut.respelled, tail)
         tail_prompt = {"prompt_token_ids": head.prompt_ids + cut.kept_ids}
         left = max(1, max_tokens - len(cut.kept_ids))

@@ -174,3 +174,13 @@ def test_a_head_cut_off_ends_the_generation_as_it_is(tokenizer: Any) -> None:
     assert "".join(p.text for p in pieces) == cut_off
     assert pieces[-1].finish_reason == "length"
     assert len(generate.calls) == 1
+
+
+def test_a_head_that_is_no_spec_ends_the_generation_as_it_is(tokenizer: Any) -> None:
+    """A backend that let unclosed JSON through: the stream still ends, with what it wrote."""
+    unclosed = '{"title":"x","root":{"t":"page"}'
+    generate = ScriptedGenerate(tokenizer, {"r1": (unclosed, "stop")})
+    pieces = run(generate)
+    assert "".join(p.text for p in pieces) == unclosed
+    assert pieces[-1].finish_reason == "stop"
+    assert len(generate.calls) == 1
