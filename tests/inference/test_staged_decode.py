@@ -16,6 +16,7 @@ import xgrammar as xgr
 
 import ui4a
 from inference.serving.staged_decode import (
+    JSON_OPTIONS,
     Piece,
     first_stage_schema,
     head_end,
@@ -46,6 +47,17 @@ def tokenizer() -> Any:
 @pytest.fixture(scope="module")
 def compiler(tokenizer: Any) -> xgr.GrammarCompiler:
     return xgr.GrammarCompiler(xgr.TokenizerInfo.from_huggingface(tokenizer), max_threads=2)
+
+
+@pytest.mark.parametrize("queries", [False, True])
+def test_the_head_and_a_tail_compile_as_vllm_compiles_them(tokenizer: Any, queries: bool) -> None:
+    """In xgrammar's caching compiler, vLLM's (on by default): it fails on some grammars that
+    compile without its cache (a character class repeated ~130 times or more, as a URL pattern
+    of 400 characters was), so a grammar change is checked here, not first in the worker."""
+    cached = xgr.GrammarCompiler(xgr.TokenizerInfo.from_huggingface(tokenizer), max_threads=2)
+    full = ui4a.json_schema(queries=queries)
+    cached.compile_json_schema(first_stage_schema(json.dumps(full)), **JSON_OPTIONS)
+    cached.compile_grammar(tail_grammar("}", tail_schemas(full, json.loads(HEAD))))
 
 
 def accepts(compiler: xgr.GrammarCompiler, grammar: str, text: str) -> bool:
