@@ -106,8 +106,9 @@ class VllmEngine:
         self._fork = settings.engine_core_fork and fresh_process
         self._profile_dir = profile_dir
         # What the warm-up's first decode runs under: a staged spec's head schema.
-        staged = settings.staged_data and warm_up_schema is not None
-        self._warm_up_schema = first_stage_schema(warm_up_schema) if staged else warm_up_schema
+        self._warm_up_schema = warm_up_schema
+        if settings.staged_data and warm_up_schema is not None:
+            self._warm_up_schema = first_stage_schema(warm_up_schema)
         self._lora_wrapper = lora_wrapper
         self._prefix_counter = PrefixCacheCounter() if count_prefix_cache else None
         self.torch_threads: list[int] = []  # per model process, as its torch reports them
@@ -314,9 +315,9 @@ class VllmEngine:
         """Whether `request` decodes a UI4A spec in two stages (EngineSettings.staged_data)."""
         schema = request.json_schema
         return (
-            self.settings.staged_data
-            and schema is not None
+            schema is not None
             and not request.ignore_eos
+            and self.settings.staged_data
             and is_staged_schema(schema)
         )
 
@@ -338,7 +339,10 @@ class VllmEngine:
                 verified_sha256 = self.residency.loaded_sha256(wanted.lora_id)
 
             def generate(prompt: Any, params: Any, request_id: str) -> AsyncIterator[Any]:
-                return self._llm.generate(prompt, params, request_id, lora_request=lora_request)
+                outputs: AsyncIterator[Any] = self._llm.generate(
+                    prompt, params, request_id, lora_request=lora_request
+                )
+                return outputs
 
             prompt = self.prompt_for(request)
             if self._staged(request):

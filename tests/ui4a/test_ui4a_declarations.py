@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs pinned in dev deps
 import pytest
 
 import ui4a
@@ -98,7 +98,7 @@ def test_the_tail_ends_a_dataset_that_repeats_rows(queries: bool, head: dict[str
     """The expert's runaway: one row written again and again, to the token limit."""
     data = tail_schemas(ui4a.json_schema(queries=queries), head).data
     name = named_datasets(head)[0] if named_datasets(head) else "any"
-    others = {n: [] for n in named_datasets(head) if n != name}
+    others: dict[str, list[Any]] = {n: [] for n in named_datasets(head) if n != name}
     row = {"city": "Oslo"}
     jsonschema.validate({name: [row] * TAIL_ROWS, **others}, data)
     with pytest.raises(jsonschema.ValidationError):
