@@ -12,12 +12,13 @@ what the head names (`tail_schemas`), in which every named dataset is a required
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ui4a import registry
 from ui4a.catalog import MAX_DATASETS
-from ui4a.fields import NAME_PATTERN, kind_of
+from ui4a.fields import NAME_PATTERN, DatasetSlot, kind_of
 from ui4a.tree import pointer, walk
 
 Schema = dict[str, Any]
@@ -43,19 +44,24 @@ def head_schema(schema: Schema) -> Schema:
     return head
 
 
-def named_datasets(head: object) -> list[str]:
-    """The datasets the head's tree names (a table's or chart's `data`, an append's `path`), in
-    document order, each once, at most MAX_DATASETS (what `data` may hold)."""
-    names: list[str] = []
-    for ref in walk(head):
+def dataset_slots(spec: object) -> Iterator[DatasetSlot]:
+    """Every place the spec's tree names a dataset (a table's, list's or chart's `data`, an
+    append's `path`), in document order: the holding object, its key and a JSON pointer."""
+    for ref in walk(spec):
         component = registry.get(ref.node.get("t"))
-        if component is None:
-            continue
-        for field in component.fields:
-            for holder, key, _ in kind_of(field).dataset_slots(field, ref.node, pointer(ref.path)):
-                name = holder.get(key)
-                if isinstance(name, str) and NAME_PATTERN.fullmatch(name) and name not in names:
-                    names.append(name)
+        if component is not None:
+            for field in component.fields:
+                yield from kind_of(field).dataset_slots(field, ref.node, pointer(ref.path))
+
+
+def named_datasets(head: object) -> list[str]:
+    """The datasets the head's tree names, in document order, each once, at most MAX_DATASETS
+    (what `data` may hold)."""
+    names: list[str] = []
+    for holder, key, _ in dataset_slots(head):
+        name = holder.get(key)
+        if isinstance(name, str) and NAME_PATTERN.fullmatch(name) and name not in names:
+            names.append(name)
     return names[:MAX_DATASETS]
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ui4a import registry
 from ui4a.catalog import COMMON_FIELDS
+from ui4a.declarations import dataset_slots
 from ui4a.fields import kind_of
 from ui4a.limits import DEFAULT_LIMITS, Limits, check_value
 from ui4a.numbers import clamp_numbers
@@ -112,15 +113,8 @@ def _fix_datasets(spec: dict[str, Any], fixes: list[str]) -> None:
             holder[key] = found[0]
             fixes.append(f"{where}/{key}: renamed dataset {value!r} to {found[0]!r}")
 
-    for ref in walk(spec):
-        component = registry.get(ref.node.get("t"))
-        if component is None:
-            continue
-        for field in component.fields:
-            for holder, key, where in kind_of(field).dataset_slots(
-                field, ref.node, pointer(ref.path)
-            ):
-                fix(holder, key, where)
+    for holder, key, where in dataset_slots(spec):
+        fix(holder, key, where)
 
 
 def _fix_queries(spec: dict[str, Any], fixes: list[str]) -> None:

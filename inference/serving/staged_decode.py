@@ -23,14 +23,15 @@ from typing import Any
 
 import xgrammar as xgr
 
+from inference.serving.grammar_compiler import vllm_json_options
 from ui4a.declarations import TailSchemas, head_schema, is_staged_schema, tail_schemas
 
 log = logging.getLogger(__name__)
 # One line a staged generation, which UI4A-Bench reads back (bench/ui4a_bench/tail_waits.py).
 TAIL_STARTED = "staged decode: the tail (%s) began %.0f ms after the head"
 
-# The options vLLM compiles the spec's schema with (grammar_compiler.vllm_json_options).
-JSON_OPTIONS: dict[str, Any] = {"any_whitespace": False, "separators": (",", ":")}
+# The options vLLM compiles the spec's schema with (its engine disables any whitespace).
+JSON_OPTIONS = vllm_json_options(disable_any_whitespace=True)
 
 
 def _literal(text: str) -> xgr.Grammar:
