@@ -11,7 +11,7 @@ from ui4a.problems import Problem, ProblemCode
 from ui4a.render import render_body, render_document
 from ui4a.repair import Repaired, repair
 from ui4a.resolve import Resolved, resolve_data
-from ui4a.schema import json_schema
+from ui4a.schema import json_schema, json_schema_over
 from ui4a.validate import validate
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "SpecTooLarge",
     "ground_names",
     "json_schema",
+    "json_schema_over",
     "parse_partial",
     "render_body",
     "render_document",

@@ -11,6 +11,8 @@ ui4a/aggregate.py evaluates it.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -60,6 +62,75 @@ QUERY_SCHEMA: dict[str, Any] = {
     "required": ["from"],
     "additionalProperties": False,
 }
+
+# The most names (datasets, columns, group keys, aggregates) `tables_query_schema` spells out.
+# xgrammar compiles the tail's grammar per request, and its time grows with the names; a project
+# past this decodes its queries by shape alone, as QUERY_SCHEMA, and `check_query` reads them.
+MAX_GRAMMAR_NAMES = 3000
+# What a bare aggregate ("revenue": "sum", the output named after its column) may do to a
+# column of each type; "count" counts rows and needs no column.
+_OPS_BY_TYPE: dict[str, tuple[AggregateOp, ...]] = {
+    "number": AGGREGATES,
+    "date": ("min", "max", "count"),
+}
+
+
+def tables_query_schema(tables: Sequence[Table]) -> dict[str, Any]:
+    """The query fragment for a project's datasets: a query reads one of them and names only
+    its columns, buckets only its date columns and sums only its numbers, so a model decoding
+    under it cannot invent a column (`check_query` still reads the rest, such as `sort`)."""
+    options = [_table_query_schema(table) for table in tables]
+    if not options or sum(_names_in(option) for option in options) > MAX_GRAMMAR_NAMES:
+        return copy.deepcopy(QUERY_SCHEMA)
+    return options[0] if len(options) == 1 else {"anyOf": options}
+
+
+def _table_query_schema(table: Table) -> dict[str, Any]:
+    names = [c.name for c in table.columns]
+    keys = [*names, *(f"{c.name}:{b}" for c in table.columns if c.type == "date" for b in BUCKETS)]
+    measured = {c.name: _OPS_BY_TYPE[c.type] for c in table.columns if c.type in _OPS_BY_TYPE}
+    other = [
+        "count",
+        *(f"count:{name}" for name in names),  # the column's present values
+        *(f"{op}:{name}" for name, ops in measured.items() for op in ops if op != "count"),
+    ]
+    group_key = {"enum": keys}
+    return {
+        "type": "object",
+        "properties": {
+            "from": {"enum": [table.name]},
+            "group": {
+                "anyOf": [
+                    group_key,
+                    {"type": "array", "items": group_key, "maxItems": MAX_GROUP_KEYS},
+                ]
+            },
+            "agg": {
+                "type": "object",
+                # Named after a measured column, an aggregate may be bare; any other output
+                # names its column ("sum:price").
+                "properties": {name: {"enum": list(ops)} for name, ops in measured.items()},
+                "additionalProperties": {"enum": other},
+                "maxProperties": MAX_AGGREGATES,
+            },
+            "columns": {"type": "array", "items": {"enum": names}, "maxItems": MAX_QUERY_COLUMNS},
+            "sort": _NAME_SCHEMA,
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_ROWS},
+        },
+        "required": ["from"],
+        "additionalProperties": False,
+    }
+
+
+def _names_in(option: dict[str, Any]) -> int:
+    properties = option["properties"]
+    agg = properties["agg"]
+    return (
+        len(properties["group"]["anyOf"][0]["enum"])
+        + len(agg["properties"])
+        + len(agg["additionalProperties"]["enum"])
+        + len(properties["columns"]["items"]["enum"])
+    )
 
 
 @dataclass(frozen=True)

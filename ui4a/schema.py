@@ -9,6 +9,7 @@ emits, so "t" comes first and children ("c") last. Only keywords xgrammar compil
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -26,7 +27,8 @@ from ui4a.catalog import (
     Field,
 )
 from ui4a.fields import RECORD_SCHEMA, SCALAR_SCHEMA, kind_of, string_schema
-from ui4a.queries import QUERY_SCHEMA
+from ui4a.queries import QUERY_SCHEMA, tables_query_schema
+from ui4a.tables import Table
 from ui4a.theme import THEME_FIELDS
 
 Schema = dict[str, Any]
@@ -133,3 +135,16 @@ def json_schema(*, queries: bool = True) -> Schema:
     dataset to query (an API call, a project with no uploads), so it cannot write a view
     whose data would resolve to nothing."""
     return copy.deepcopy(_build(queries))
+
+
+def json_schema_over(tables: Sequence[Table]) -> Schema:
+    """The schema a model decodes under in a project with datasets: a dataset is inline
+    records or a query that names one of `tables` and only its columns (their rows are not
+    needed), so the queries the model writes read what the designer uploaded."""
+    schema = json_schema(queries=False)
+    data = schema["properties"]["data"]
+    query = tables_query_schema(tables)
+    data["additionalProperties"] = {
+        "anyOf": [data["additionalProperties"], *query.get("anyOf", [query])]
+    }
+    return schema

@@ -7,12 +7,14 @@ prefix cache keeps its KV resident.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import ui4a
 from inference.experts import Expert, get_expert
 from inference.loras import AdapterRef
 from inference.protocol import GenerationRequest, Message
+from ui4a.tables import Table
 
 TEXT_SYSTEM_PROMPTS = {
     "chat": "You are Macaron's chat expert. Answer helpfully and concisely.",
@@ -57,7 +59,7 @@ def request_for(
     prompt: str,
     max_tokens: int,
     adapter: AdapterRef | None = None,
-    data_queries: bool = False,
+    tables: Sequence[Table] = (),
 ) -> GenerationRequest:
     return chat_request_for(
         request_id=request_id,
@@ -65,7 +67,7 @@ def request_for(
         messages=(Message("user", prompt),),
         max_tokens=max_tokens,
         adapter=adapter,
-        data_queries=data_queries,
+        tables=tables,
     )
 
 
@@ -80,17 +82,18 @@ def chat_request_for(
     stop: tuple[str, ...] = (),
     tools: tuple[dict[str, Any], ...] | None = None,
     adapter: AdapterRef | None = None,
-    data_queries: bool = False,
+    tables: Sequence[Table] = (),
 ) -> GenerationRequest:
     """A conversation for an expert: its system prompt first (the shared, cached prefix), then
     the caller's messages, system ones included, in their order. `adapter` is the registered
     version to run; without it a built-in expert runs on its folder under the adapter root.
-    A structured expert decodes under the UI4A schema, with queries over datasets only where
-    there are datasets to query (`data_queries`: a studio project with uploads)."""
+    A structured expert decodes under the UI4A schema, with queries only where there are
+    datasets to query (`tables`, a studio project's uploads; their columns, not their rows),
+    and then only over those datasets and their columns."""
     spec = expert if isinstance(expert, Expert) else get_expert(expert)
     json_schema = None
     if spec.structured:
-        json_schema = ui4a.json_schema(queries=data_queries)
+        json_schema = ui4a.json_schema_over(tables) if tables else ui4a.json_schema(queries=False)
     return GenerationRequest(
         request_id=request_id,
         expert=spec.name,
@@ -124,7 +127,7 @@ def refine_request_for(
     max_tokens: int,
     max_spec_chars: int,
     adapter: AdapterRef | None = None,
-    data_queries: bool = False,
+    tables: Sequence[Table] = (),
 ) -> GenerationRequest:
     """A refinement, in the shape of the ui dataset's refinement turns: the prompt that made the
     spec, the spec as the expert's own answer, then the instruction. The expert answers with
@@ -146,5 +149,5 @@ def refine_request_for(
         ),
         max_tokens=max_tokens,
         adapter=adapter,
-        data_queries=data_queries,
+        tables=tables,
     )

@@ -30,6 +30,7 @@ from studio.worker.refinement import Basis, basis_of
 from studio.worker.row import Progress, row_fail, row_finish
 from studio.worker.watchdog import deltas_watched
 from ui4a.subtree import SubtreeError
+from ui4a.tables import Table
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +183,7 @@ def _engine_request(
             max_tokens=_max_tokens(resolved.expert.structured),
             max_spec_chars=settings.MACARON_REFINE_SPEC_MAX_CHARS,
             adapter=resolved.adapter,
-            data_queries=_has_datasets(generation),
+            tables=_query_tables(generation),
         )
     if not generation.messages:  # a studio turn: one prompt
         return request_for(
@@ -191,7 +192,7 @@ def _engine_request(
             prompt=_with_profiles(generation, generation.prompt),
             max_tokens=_max_tokens(resolved.expert.structured),
             adapter=resolved.adapter,
-            data_queries=_has_datasets(generation),
+            tables=_query_tables(generation),
         )
     options = generation.options
     return chat_request_for(
@@ -215,10 +216,11 @@ def _with_profiles(generation: Generation, prompt: str) -> str:
     return project_prompt_with_tables(generation.project, prompt)
 
 
-def _has_datasets(generation: Generation) -> bool:
-    """Whether the studio project has datasets its spec may query (else no query is decoded)."""
+def _query_tables(generation: Generation) -> list[Table]:
+    """The studio project's datasets a spec may query, their rows unread (none: no query is
+    decoded)."""
     project = generation.project if generation.structured else None
-    return project is not None and bool(project_tables(project))
+    return [] if project is None else list(project_tables(project).values())
 
 
 def _max_tokens(structured: bool) -> int:

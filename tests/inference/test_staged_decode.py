@@ -26,6 +26,7 @@ from inference.serving.staged_decode import (
 )
 from inference.settings import EngineSettings
 from ui4a.declarations import tail_schemas
+from ui4a.tables import Column, Table
 from ui4a.validate import validate
 
 BASE = Path(EngineSettings.from_env().model)
@@ -49,13 +50,23 @@ def compiler(tokenizer: Any) -> xgr.GrammarCompiler:
     return xgr.GrammarCompiler(xgr.TokenizerInfo.from_huggingface(tokenizer), max_threads=2)
 
 
-@pytest.mark.parametrize("queries", [False, True])
-def test_the_head_and_a_tail_compile_as_vllm_compiles_them(tokenizer: Any, queries: bool) -> None:
+ORDERS = Table(
+    "orders", (Column("sold_on", "date"), Column("blend", "category"), Column("eur", "number"))
+)
+SCHEMAS = {
+    "no queries": ui4a.json_schema(queries=False),
+    "queries by shape": ui4a.json_schema(queries=True),
+    "queries over tables": ui4a.json_schema_over([ORDERS]),
+}
+
+
+@pytest.mark.parametrize("schema", SCHEMAS.values(), ids=SCHEMAS.keys())
+def test_the_head_and_a_tail_compile_as_vllm_compiles_them(tokenizer: Any, schema: Any) -> None:
     """In xgrammar's caching compiler, vLLM's (on by default): it fails on some grammars that
     compile without its cache (a character class repeated ~130 times or more, as a URL pattern
     of 400 characters was), so a grammar change is checked here, not first in the worker."""
     cached = xgr.GrammarCompiler(xgr.TokenizerInfo.from_huggingface(tokenizer), max_threads=2)
-    full = ui4a.json_schema(queries=queries)
+    full = schema
     cached.compile_json_schema(first_stage_schema(json.dumps(full)), **JSON_OPTIONS)
     cached.compile_grammar(tail_grammar("}", tail_schemas(full, json.loads(HEAD))))
 
@@ -76,6 +87,21 @@ def test_the_tail_grammar_makes_data_declare_every_named_dataset(
     assert not accepts(compiler, grammar, '}],"data":{"other":[]}}')
     assert not accepts(compiler, grammar, '}],"data":{"rooms":[]}')  # not closed
     assert not accepts(compiler, grammar, '}], "data":{"rooms":[]}}')  # the spec has no spaces
+
+
+def test_over_a_projects_tables_the_tail_grammar_names_only_their_columns(
+    compiler: xgr.GrammarCompiler,
+) -> None:
+    grammar = tail_grammar("}]", tail_schemas(SCHEMAS["queries over tables"], json.loads(HEAD)))
+    read = '}],"data":{"rooms":{"from":"orders",%s}}}'
+    assert accepts(compiler, grammar, read % '"group":"sold_on:month","agg":{"eur":"sum"}')
+    assert accepts(compiler, grammar, read % '"group":"blend","agg":{"n":"count","t":"max:eur"}')
+    assert accepts(compiler, grammar, read % '"columns":["sold_on","eur"],"limit":15')
+    assert not accepts(compiler, grammar, read % '"group":"date:month"')
+    assert not accepts(compiler, grammar, read % '"group":"blend:month"')
+    assert not accepts(compiler, grammar, read % '"agg":{"bags":"sum"}')
+    assert not accepts(compiler, grammar, read % '"columns":["price"]')
+    assert not accepts(compiler, grammar, '}],"data":{"rooms":{"from":"sales"}}}')
 
 
 def test_a_head_that_names_nothing_may_end_at_once(compiler: xgr.GrammarCompiler) -> None:

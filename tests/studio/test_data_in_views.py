@@ -94,6 +94,19 @@ def test_the_expert_sees_the_profile_and_the_preview_runs_each_query_once(
     assert runs.count(monthly) == 2
 
 
+def test_the_expert_decodes_queries_over_the_projects_own_columns(
+    project: Project, enqueued: list[str]
+) -> None:
+    generation = generation_create(prompt="a sales table", expert="ui", project_id=project.id)
+    engine = ScriptedFakeEngine(json.dumps(SPEC, separators=(",", ":")))
+    generation_run(generation_id=generation.id, engine=engine)
+    (request,) = engine.requests
+    assert request.json_schema is not None
+    invented = {**SPEC, "data": {"monthly": {"from": "sales", "group": "date:month"}}}
+    with pytest.raises(jsonschema.ValidationError):  # sales.csv has "day", not "date"
+        jsonschema.validate(invented, request.json_schema)
+
+
 def test_without_datasets_the_expert_cannot_decode_a_query(enqueued: list[str]) -> None:
     project = Project.objects.create(name="No data")
     generation = generation_create(prompt="a sales table", expert="ui", project_id=project.id)

@@ -21,7 +21,7 @@ import ui4a
 from ui4a.aggregate import run_query
 from ui4a.diff import diff
 from ui4a.edit import apply_edit
-from ui4a.queries import MAX_QUERY_ROWS, parse_query
+from ui4a.queries import MAX_QUERY_ROWS, QUERY_SCHEMA, parse_query
 from ui4a.registry import components, example_path
 from ui4a.resolve import DATA_NOTES_KEY, json_bytes
 from ui4a.tables import Column, Table
@@ -276,6 +276,61 @@ def test_the_schema_validation_and_repair_accept_a_query_beside_inline_records()
     assert ui4a.repair(spec).problems == []
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(spec_with({"monthly": {"from": "sales", "x": 1}}), ui4a.json_schema())
+
+
+TRIPS = Table("trips", (Column("started", "date"), Column("station", "category")))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        MONTHLY,
+        {"from": "sales", "group": ["region", "date:week"], "agg": {"n": "count"}},
+        {"from": "sales", "group": "region", "agg": {"paid": "count:paid"}},
+        {"from": "sales", "agg": {"revenue": "mean", "top": "max:units", "last": "max:date"}},
+        {"from": "sales", "columns": ["date", "paid"], "sort": "-date", "limit": 20},
+        {"from": "trips", "group": "started:day"},
+    ],
+)
+def test_over_a_projects_tables_a_query_may_read_them(query: dict[str, Any]) -> None:
+    spec = spec_with({"monthly": query}, CHART)
+    jsonschema.validate(spec, ui4a.json_schema_over([SMALL, TRIPS]))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"from": "orders", "group": "date:month"},  # no such dataset
+        {"from": "sales", "group": "day:month"},  # no such column
+        {"from": "sales", "group": "region:month"},  # a bucket of a category
+        {"from": "sales", "agg": {"region": "sum"}},  # the sum of a category
+        {"from": "sales", "agg": {"loans": "sum"}},  # bare, named after no column
+        {"from": "sales", "agg": {"total": "sum:price"}},
+        {"from": "sales", "agg": {"total": "mean:date"}},
+        {"from": "sales", "columns": ["station"]},  # the other dataset's column
+        {"from": "trips", "columns": ["revenue"]},
+        {"from": "sales", "limit": 0},
+        {"from": "sales", "limit": MAX_QUERY_ROWS + 1},
+    ],
+)
+def test_over_a_projects_tables_a_query_cannot_name_what_they_lack(query: dict[str, Any]) -> None:
+    spec = spec_with({"monthly": query}, CHART)
+    jsonschema.validate(spec, ui4a.json_schema())  # the shape alone allows each of them
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(spec, ui4a.json_schema_over([SMALL, TRIPS]))
+
+
+def test_past_the_grammar_cap_a_projects_queries_decode_by_shape() -> None:
+    """A project whose names would make the per-request grammar too costly to compile gets the
+    shape-only query schema (its queries checked after), never an unbounded grammar."""
+    wide = [Table(f"t{i}", tuple(Column(f"c{j}", "number") for j in range(60))) for i in range(20)]
+    data = ui4a.json_schema_over(wide)["properties"]["data"]["additionalProperties"]
+    assert data["anyOf"][1] == QUERY_SCHEMA
+    narrow = ui4a.json_schema_over(wide[:2])["properties"]["data"]["additionalProperties"]
+    assert [o["properties"]["from"] for o in narrow["anyOf"][1:]] == [
+        {"enum": ["t0"]},
+        {"enum": ["t1"]},
+    ]
 
 
 def test_validation_checks_a_query_shape_without_tables() -> None:
