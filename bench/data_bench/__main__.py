@@ -24,6 +24,7 @@ import ui4a
 from bench.data_bench import check, expect, files, prompts
 from bench.ui4a_bench.baselines import Retriever, training_examples
 from bench.ui4a_bench.generate import Generated, read_back, running_stack, wait_finished
+from ui4a.queries import is_query
 from ui4a.tables import Column, Table, prompt_with_tables
 
 ORDER = ("retrieval", "base", "trained")
@@ -77,12 +78,16 @@ def tables_of(item: prompts.DataPrompt) -> dict[str, Table]:
 
 
 def judged(run: Generated, item: prompts.DataPrompt) -> dict[str, Any]:
-    resolved = None
+    resolved, unread = None, []
     if run.spec is not None:
         # The product's path for every variant alike: names grounded, then queries resolved
         # (a model's spec was grounded when stored; doing it again changes nothing).
         tables = tables_of(item)
-        resolved = ui4a.resolve_data(ui4a.ground_names(run.spec, tables).spec, tables).spec
+        result = ui4a.resolve_data(ui4a.ground_names(run.spec, tables).spec, tables)
+        resolved = result.spec
+        unread = sorted(
+            {dataset_of(p.path) for p in result.problems if p.path.startswith("/data/")}
+        )
     rows = expect.read_rows(item.asked_file, files.file_bytes(item.asked_file))
     verdicts = check.judge(resolved, list(item.expects), rows)
     return {
@@ -91,12 +96,21 @@ def judged(run: Generated, item: prompts.DataPrompt) -> dict[str, Any]:
         "met": sum(verdicts),
         "expected": len(verdicts),
         "verdicts": verdicts,
+        "queries": sum(map(is_query, ((run.spec or {}).get("data") or {}).values())),
+        # The datasets whose query has a problem (a column the file lacks, a sort by no output
+        # column): each renders empty with a note.
+        "queries_with_problems": unread,
         "valid": run.valid,
         "tokens": run.tokens,
         "seconds": run.seconds,
         "error": run.error,
         "spec": run.spec,
     }
+
+
+def dataset_of(pointer: str) -> str:
+    """ "/data/monthly/group" -> "monthly"."""
+    return pointer.split("/")[2]
 
 
 def retrieval_runs(items: list[prompts.DataPrompt]) -> list[Generated]:
@@ -160,17 +174,22 @@ def summarize(rows: list[dict[str, Any]], variants: list[str]) -> dict[str, Any]
             ),
             "screens_all_met": sum(r["met"] == r["expected"] for r in mine),
             "valid": sum(bool(r["valid"]) for r in mine),
+            "queries": sum(r["queries"] for r in mine),
+            "queries_with_problems": sum(len(r["queries_with_problems"]) for r in mine),
             "median_seconds": round(statistics.median(seconds), 2) if seconds else None,
         }
     return out
 
 
 def table(summary: dict[str, Any]) -> str:
-    lines = ["variant     expectations met  screens all met  valid  median s"]
+    lines = [
+        "variant     expectations met  screens all met  valid  queries with a problem  median s"
+    ]
     for variant, s in summary.items():
         lines.append(
             f"{variant:<11} {s['expectations_met']:>15.1f}%  {s['screens_all_met']:>7}/"
-            f"{s['prompts']:<7}  {s['valid']:>5}  {s['median_seconds']}"
+            f"{s['prompts']:<7}  {s['valid']:>5}  {s['queries_with_problems']:>8} of "
+            f"{s['queries']:<12} {s['median_seconds']}"
         )
     return "\n".join(lines)
 

@@ -89,3 +89,23 @@ def test_a_table_meets_only_with_the_newest_rows() -> None:
     assert check.judge(spec_with(newest, node), [wanted], ROWS) == [True]
     assert check.judge(spec_with(newest[:1], node), [wanted], ROWS) == [False]
     assert check.judge(None, [wanted], ROWS) == [False]
+
+
+def test_a_query_the_files_cannot_answer_is_counted_as_such() -> None:
+    from bench.data_bench.__main__ import judged
+    from bench.ui4a_bench.generate import Generated
+
+    item = next(p for p in prompts.load() if p.id == "roastery-03")
+    chart = {"t": "chart", "title": "Bags", "data": "weekly", "x": "sold_on", "y": ["bags"]}
+    spec = {
+        "root": {"t": "page", "c": [chart]},
+        "data": {
+            "weekly": {"from": "roastery_orders", "group": "sold_on:week", "agg": {"bags": "sum"}},
+            "made_up": {"from": "roastery_orders", "group": "blend", "agg": {"x": "sum:grams"}},
+            "inline": [{"a": 1}],
+        },
+    }
+    row = judged(Generated("roastery-03", "retrieval", spec=spec), item)
+    assert row["verdicts"] == [True]
+    assert row["queries"] == 2
+    assert row["queries_with_problems"] == ["made_up"]
