@@ -35,6 +35,13 @@ EXPERTS: dict[str, Expert] = {
 }
 
 
+# A built-in expert's adapter for prompts over a studio project's datasets, by expert: a folder
+# beside the expert's own under the adapter root. The served ui adapter never learned to answer
+# with queries over a dataset's profile; "ui-data" did (bench/RESULTS.md, 2026-12-03), but
+# writes ordinary screens less well, so it answers only where there are datasets to query.
+DATA_ADAPTERS: dict[str, str] = {"ui": "ui-data"}
+
+
 class UnknownExpert(KeyError):
     """No expert of that public name is registered."""
 

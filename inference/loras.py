@@ -26,7 +26,7 @@ from inference.adapter_fields import (
 )
 from inference.base_model import MARKER as MODEL_MARKER
 from inference.base_model import sha256_of
-from inference.experts import EXPERTS, MANIFEST, adapter_dir
+from inference.experts import DATA_ADAPTERS, EXPERTS, MANIFEST, adapter_dir
 
 WEIGHTS = "adapter_model.safetensors"
 CONFIG = "adapter_config.json"
@@ -53,6 +53,30 @@ def local_ref(name: str, root: Path | None = None) -> AdapterRef:
         path=str(adapter_dir(name, root)),
         sha256="",
     )
+
+
+def adapter_over_datasets(expert: str, serving: AdapterRef | None, root: Path) -> AdapterRef | None:
+    """What the built-in `expert` answers with in a project with datasets: its data adapter
+    (DATA_ADAPTERS) where one is installed and the expert serves its own folder; else `serving`
+    (a version registered from elsewhere may have learned queries itself)."""
+    folder = DATA_ADAPTERS.get(expert)
+    if folder is None or not (adapter_dir(folder, root) / WEIGHTS).is_file():
+        return serving
+    if serving is not None and Path(serving.path).resolve() != adapter_dir(expert, root).resolve():
+        return serving
+    path = adapter_dir(folder, root)
+    return AdapterRef(
+        name=expert,
+        lora_id=LOCAL_ID_BASE + len(EXPERTS) + sorted(DATA_ADAPTERS.values()).index(folder),
+        path=str(path),
+        # Named, so a resident copy of other weights is refused rather than served.
+        sha256=_weights_sha256(str(path / WEIGHTS), (path / WEIGHTS).stat().st_mtime_ns),
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _weights_sha256(path: str, mtime_ns: int) -> str:
+    return sha256_of(Path(path))
 
 
 class AdapterInvalid(ValueError):

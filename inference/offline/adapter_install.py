@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from inference.base_model import sha256_of
-from inference.experts import EXPERTS, MANIFEST, adapter_dir
+from inference.experts import DATA_ADAPTERS, EXPERTS, MANIFEST, adapter_dir
 from inference.offline.staging import staged_folder
 
 UNTRAINED_RANK = 8
@@ -47,7 +47,8 @@ def install_adapters(
     committed_root: Path = COMMITTED_ROOT,
     log: Log = print,
 ) -> list[Path]:
-    """Give every expert an adapter in `root` (idempotent); returns the folders written."""
+    """Give every expert an adapter in `root`, and each data adapter that is committed
+    (idempotent); returns the folders written."""
     written = []
     for name in EXPERTS:
         target = adapter_dir(name, root)
@@ -61,6 +62,13 @@ def install_adapters(
             _write_untrained(name, base_dir, target, base_sha256=base_sha256)
             log(f"untrained adapter for expert '{name}' written to {target}")
         written.append(target)
+    for name in DATA_ADAPTERS.values():  # committed or not at all: the expert's own serves then
+        target = adapter_dir(name, root)
+        source = committed_adapter(name, base_sha256, committed_root)
+        if source is not None and _wants_committed(target, source):
+            _copy_committed(source, target)
+            log(f"trained data adapter '{name}' installed into {target}")
+            written.append(target)
     return written
 
 

@@ -14,6 +14,7 @@ import uuid
 from django.conf import settings
 from django.utils import timezone
 
+from inference.loras import adapter_over_datasets
 from inference.protocol import Engine, GenerationRequest, Message
 from inference.serving import hosting
 from inference.serving.prompts import (
@@ -22,6 +23,7 @@ from inference.serving.prompts import (
     refine_request_for,
     request_for,
 )
+from inference.settings import EngineSettings
 from studio.models import Generation
 from studio.selectors import ResolvedExpert, expert_resolve
 from studio.stored_tables import project_prompt_with_tables, project_tables
@@ -173,6 +175,11 @@ def _finish(batcher: Batcher, *, finish_reason: str, error: str) -> None:
 def _engine_request(
     generation: Generation, resolved: ResolvedExpert, basis: Basis | None
 ) -> GenerationRequest:
+    tables = _query_tables(generation)
+    adapter = resolved.adapter
+    if tables:
+        root = EngineSettings.from_env().adapter_root
+        adapter = adapter_over_datasets(resolved.expert.name, adapter, root)
     if basis is not None:  # a studio refinement: the base spec, then the instruction
         return refine_request_for(
             request_id=str(generation.pk),
@@ -182,8 +189,8 @@ def _engine_request(
             instruction=generation.prompt,
             max_tokens=_max_tokens(resolved.expert.structured),
             max_spec_chars=settings.MACARON_REFINE_SPEC_MAX_CHARS,
-            adapter=resolved.adapter,
-            tables=_query_tables(generation),
+            adapter=adapter,
+            tables=tables,
         )
     if not generation.messages:  # a studio turn: one prompt
         return request_for(
@@ -191,8 +198,8 @@ def _engine_request(
             expert=resolved.expert,
             prompt=_with_profiles(generation, generation.prompt),
             max_tokens=_max_tokens(resolved.expert.structured),
-            adapter=resolved.adapter,
-            tables=_query_tables(generation),
+            adapter=adapter,
+            tables=tables,
         )
     options = generation.options
     return chat_request_for(

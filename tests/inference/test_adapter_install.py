@@ -69,3 +69,16 @@ def test_adapters_for_another_base_model_are_not_offered(tmp_path: Path) -> None
     _adapter(tmp_path / "ui", trained=True, weights=b"w", base="c" * 64)
 
     assert committed_adapter("ui", BASE, tmp_path) is None
+
+
+def test_a_committed_data_adapter_is_installed_and_a_missing_one_is_not_made_up(
+    tmp_path: Path,
+) -> None:
+    served = tmp_path / "served"
+    _install(_committed(tmp_path / "none"), served)
+    assert not (served / "ui-data").exists()  # the ui expert's own adapter serves then
+
+    committed = _committed(tmp_path / "committed")
+    _adapter(committed / "ui-data", trained=True, weights=b"queries")
+    assert served / "ui-data" in _install(committed, served)
+    assert (served / "ui-data" / WEIGHTS).read_bytes() == b"queries"

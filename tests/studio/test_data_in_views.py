@@ -6,6 +6,7 @@ and a new upload changing what an old version shows. The engine here is the scri
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs pinned in dev deps
@@ -13,6 +14,7 @@ import pytest
 
 import ui4a.aggregate
 import ui4a.resolve
+from inference.loras import WEIGHTS
 from studio.models import Generation, Project
 from studio.selectors import version_detail
 from studio.services.datasets import dataset_upload
@@ -105,6 +107,24 @@ def test_the_expert_decodes_queries_over_the_projects_own_columns(
     invented = {**SPEC, "data": {"monthly": {"from": "sales", "group": "date:month"}}}
     with pytest.raises(jsonschema.ValidationError):  # sales.csv has "day", not "date"
         jsonschema.validate(invented, request.json_schema)
+
+
+def test_the_ui_expert_answers_over_datasets_with_its_data_adapter(
+    project: Project, enqueued: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("ui", "ui-data"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / WEIGHTS).write_bytes(name.encode())
+    monkeypatch.setenv("MACARON_ADAPTERS", str(tmp_path))
+    engine = ScriptedFakeEngine(json.dumps(SPEC, separators=(",", ":")))
+    with_data = generation_create(prompt="a sales table", expert="ui", project_id=project.id)
+    generation_run(generation_id=with_data.id, engine=engine)
+    empty = Project.objects.create(name="No data")
+    without = generation_create(prompt="a sales table", expert="ui", project_id=empty.id)
+    generation_run(generation_id=without.id, engine=engine)
+    over_data, plain = engine.requests
+    assert over_data.adapter is not None and over_data.adapter.path == str(tmp_path / "ui-data")
+    assert plain.adapter is None or Path(plain.adapter.path).name == "ui"
 
 
 def test_without_datasets_the_expert_cannot_decode_a_query(enqueued: list[str]) -> None:
