@@ -1,7 +1,9 @@
 """Data-Bench, one command: each prompt's files uploaded into a fresh project, the prompt answered
 by each variant, the answer's queries resolved against the project's data, and every expected
-number looked for in its charts and tables. Prints the table; writes summary.json and
-per_prompt.json (one line per prompt and variant) into --out.
+number looked for in its charts and tables. Prints the table; writes summary.json,
+per_prompt.json (one line per prompt and variant) and, for the model variants, tail_waits.json
+(how long each staged tail waited for its per-request grammar and a place in the batch) into
+--out.
 
 Variants: `retrieval` (no model: the nearest ui training example to the user turn the expert
 would see, profiles included, and its spec), and on the real stack `base` and `trained`
@@ -24,6 +26,7 @@ import ui4a
 from bench.data_bench import check, expect, files, prompts
 from bench.ui4a_bench.baselines import Retriever, training_examples
 from bench.ui4a_bench.generate import Generated, read_back, running_stack, wait_finished
+from bench.ui4a_bench.tail_waits import write_tail_waits
 from ui4a.queries import is_query
 from ui4a.tables import Column, Table, prompt_with_tables
 
@@ -159,6 +162,9 @@ def model_runs(
         wait_finished(stack, [r.generation_id for r in runs], log=log, timeout_s=timeout)
         for run in runs:
             read_back(run)
+    # The tails' grammars name the project's columns: their compile is per request.
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_tail_waits(run_dir / "worker.log", args.out / "tail_waits.json")
     return runs
 
 
@@ -226,7 +232,7 @@ def main(argv: list[str] | None = None) -> None:
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
     lines = [json.dumps(row, ensure_ascii=False) for row in rows]
     (args.out / "per_prompt.json").write_text("[\n" + ",\n".join(lines) + "\n]\n")
-    log(f"wrote summary.json and per_prompt.json in {args.out}")
+    log(f"wrote summary.json, per_prompt.json (and for a model, tail_waits.json) in {args.out}")
 
 
 if __name__ == "__main__":
