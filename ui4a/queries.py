@@ -75,30 +75,50 @@ _OPS_BY_TYPE: dict[str, tuple[AggregateOp, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class _Vocabulary:
+    """The names a query over one table may use, where the grammar spells them out."""
+
+    table: Table
+    columns: list[str]
+    group_keys: list[str]  # columns, and date columns with a bucket
+    bare: dict[str, tuple[AggregateOp, ...]]  # a measured column: what it may be, as an output
+    named: list[str]  # any other output: "count", or "<op>:<column>"
+
+    @classmethod
+    def of(cls, table: Table) -> _Vocabulary:
+        columns = [c.name for c in table.columns]
+        dated = [f"{c.name}:{b}" for c in table.columns if c.type == "date" for b in BUCKETS]
+        bare = {c.name: _OPS_BY_TYPE[c.type] for c in table.columns if c.type in _OPS_BY_TYPE}
+        named = [
+            "count",
+            *(f"count:{name}" for name in columns),  # the column's present values
+            *(f"{op}:{name}" for name, ops in bare.items() for op in ops if op != "count"),
+        ]
+        return cls(table, columns, [*columns, *dated], bare, named)
+
+    @property
+    def size(self) -> int:
+        return len(self.columns) + len(self.group_keys) + len(self.bare) + len(self.named)
+
+
 def tables_query_schema(tables: Sequence[Table]) -> dict[str, Any]:
     """The query fragment for a project's datasets: a query reads one of them and names only
     its columns, buckets only its date columns and sums only its numbers, so a model decoding
     under it cannot invent a column (`check_query` still reads the rest, such as `sort`)."""
-    options = [_table_query_schema(table) for table in tables]
-    if not options or sum(_names_in(option) for option in options) > MAX_GRAMMAR_NAMES:
+    vocabularies = [_Vocabulary.of(table) for table in tables]
+    if not vocabularies or sum(v.size for v in vocabularies) > MAX_GRAMMAR_NAMES:
         return copy.deepcopy(QUERY_SCHEMA)
+    options = [_query_schema(v) for v in vocabularies]
     return options[0] if len(options) == 1 else {"anyOf": options}
 
 
-def _table_query_schema(table: Table) -> dict[str, Any]:
-    names = [c.name for c in table.columns]
-    keys = [*names, *(f"{c.name}:{b}" for c in table.columns if c.type == "date" for b in BUCKETS)]
-    measured = {c.name: _OPS_BY_TYPE[c.type] for c in table.columns if c.type in _OPS_BY_TYPE}
-    other = [
-        "count",
-        *(f"count:{name}" for name in names),  # the column's present values
-        *(f"{op}:{name}" for name, ops in measured.items() for op in ops if op != "count"),
-    ]
-    group_key = {"enum": keys}
+def _query_schema(names: _Vocabulary) -> dict[str, Any]:
+    group_key = {"enum": names.group_keys}
     return {
         "type": "object",
         "properties": {
-            "from": {"enum": [table.name]},
+            "from": {"enum": [names.table.name]},
             "group": {
                 "anyOf": [
                     group_key,
@@ -109,28 +129,21 @@ def _table_query_schema(table: Table) -> dict[str, Any]:
                 "type": "object",
                 # Named after a measured column, an aggregate may be bare; any other output
                 # names its column ("sum:price").
-                "properties": {name: {"enum": list(ops)} for name, ops in measured.items()},
-                "additionalProperties": {"enum": other},
+                "properties": {name: {"enum": list(ops)} for name, ops in names.bare.items()},
+                "additionalProperties": {"enum": names.named},
                 "maxProperties": MAX_AGGREGATES,
             },
-            "columns": {"type": "array", "items": {"enum": names}, "maxItems": MAX_QUERY_COLUMNS},
+            "columns": {
+                "type": "array",
+                "items": {"enum": names.columns},
+                "maxItems": MAX_QUERY_COLUMNS,
+            },
             "sort": _NAME_SCHEMA,
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_ROWS},
         },
         "required": ["from"],
         "additionalProperties": False,
     }
-
-
-def _names_in(option: dict[str, Any]) -> int:
-    properties = option["properties"]
-    agg = properties["agg"]
-    return (
-        len(properties["group"]["anyOf"][0]["enum"])
-        + len(agg["properties"])
-        + len(agg["additionalProperties"]["enum"])
-        + len(properties["columns"]["items"]["enum"])
-    )
 
 
 @dataclass(frozen=True)

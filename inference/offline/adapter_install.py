@@ -52,9 +52,7 @@ def install_adapters(
     written = []
     for name in EXPERTS:
         target = adapter_dir(name, root)
-        source = committed_adapter(name, base_sha256, committed_root)
-        if source is not None and _wants_committed(target, source):
-            _copy_committed(source, target)
+        if _install_committed(name, target, base_sha256, committed_root):
             log(f"trained adapter for expert '{name}' installed into {target}")
         elif (target / MANIFEST).is_file():
             continue
@@ -64,12 +62,20 @@ def install_adapters(
         written.append(target)
     for name in DATA_ADAPTERS.values():  # committed or not at all: the expert's own serves then
         target = adapter_dir(name, root)
-        source = committed_adapter(name, base_sha256, committed_root)
-        if source is not None and _wants_committed(target, source):
-            _copy_committed(source, target)
+        if _install_committed(name, target, base_sha256, committed_root):
             log(f"trained data adapter '{name}' installed into {target}")
             written.append(target)
     return written
+
+
+def _install_committed(name: str, target: Path, base_sha256: str, committed_root: Path) -> bool:
+    """Copy the committed adapter `name` to `target` unless it is there already, or the copy
+    there was trained here; whether it copied."""
+    source = committed_adapter(name, base_sha256, committed_root)
+    if source is None or not _wants_committed(target, source):
+        return False
+    _copy_committed(source, target)
+    return True
 
 
 def _wants_committed(target: Path, source: Path) -> bool:
