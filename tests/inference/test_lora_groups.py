@@ -26,6 +26,16 @@ def stacked(seed: int) -> tuple[tuple[torch.Tensor, ...], tuple[torch.Tensor, ..
     return a, b
 
 
+def activations(rows: int, columns: int, seed: int) -> torch.Tensor:
+    return torch.randn(rows, columns, generator=torch.Generator().manual_seed(seed))
+
+
+def assert_same_sums(actual: torch.Tensor, expected: torch.Tensor) -> None:
+    """The grouped path sums the same float32 products in another order: outputs reach tens,
+    so rounding differs by about 1e-5 in absolute terms, wherever a sum nears zero too."""
+    torch.testing.assert_close(actual, expected, rtol=1e-5, atol=1e-4)
+
+
 def by_hand(
     y: torch.Tensor,
     x: torch.Tensor,
@@ -61,14 +71,14 @@ def test_it_applies_each_tokens_adapter_and_leaves_base_tokens_alone(
     token_slots: list[int],
 ) -> None:
     a, b = stacked(seed=len(token_slots))
-    x = torch.randn(len(token_slots), HIDDEN)
-    y = torch.randn(len(token_slots), sum(SLICES))
+    x = activations(len(token_slots), HIDDEN, seed=10)
+    y = activations(len(token_slots), sum(SLICES), seed=11)
     expected = by_hand(y, x, token_slots, a, b, scale=0.5)
 
     groups = slot_groups(torch.tensor(token_slots))
     apply_grouped(y, x, groups, FusedAdapters(), a, b, scale=0.5)
 
-    torch.testing.assert_close(y, expected)
+    assert_same_sums(y, expected)
 
 
 @pytest.mark.parametrize(
@@ -86,8 +96,8 @@ def test_a_bfloat16_model_gets_its_adapters_applied_in_the_dtype_that_is_faster(
     products run in float32 and only their sum is rounded; a prefill's run in bfloat16. Either
     way the result is the float32 one, rounded."""
     a, b = stacked(seed=3)
-    x = torch.randn(len(token_slots), HIDDEN).bfloat16()
-    y = torch.randn(len(token_slots), sum(SLICES)).bfloat16()
+    x = activations(len(token_slots), HIDDEN, seed=12).bfloat16()
+    y = activations(len(token_slots), sum(SLICES), seed=13).bfloat16()
     adapters = FusedAdapters()
     expected = by_hand(y.float(), x.float(), token_slots, a, b, scale=0.5)
 
@@ -102,7 +112,7 @@ def test_a_slot_written_in_place_is_applied_with_its_new_weights() -> None:
     """vLLM loads an adapter by copying it into its stacked tensors in place."""
     a, b = stacked(seed=1)
     adapters = FusedAdapters()
-    x = torch.randn(2, HIDDEN)
+    x = activations(2, HIDDEN, seed=14)
     groups = slot_groups(torch.tensor([1, 1]))
     apply_grouped(torch.zeros(2, sum(SLICES)), x, groups, adapters, a, b, scale=1.0)
 
@@ -112,9 +122,7 @@ def test_a_slot_written_in_place_is_applied_with_its_new_weights() -> None:
     y = torch.zeros(2, sum(SLICES))
     apply_grouped(y, x, groups, adapters, a, b, scale=1.0)
 
-    torch.testing.assert_close(
-        y, by_hand(torch.zeros(2, sum(SLICES)), x, [1, 1], a_new, b_new, 1.0)
-    )
+    assert_same_sums(y, by_hand(torch.zeros(2, sum(SLICES)), x, [1, 1], a_new, b_new, 1.0))
 
 
 def test_it_groups_tokens_by_slot_as_slices_where_it_can() -> None:
