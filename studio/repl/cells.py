@@ -26,6 +26,10 @@ class KernelUnreachable(RuntimeError):
     """The kernel did not answer in time (or died): the session must start a new one."""
 
 
+class KernelDiedStarting(KernelUnreachable):
+    """The kernel's sandbox ended before the kernel first answered."""
+
+
 @dataclass
 class CellResult:
     stdout: str = ""
@@ -94,7 +98,7 @@ class KernelConnection:
             ask_again = time.monotonic() + 1.0
             while time.monotonic() < min(ask_again, deadline):
                 if not alive():
-                    raise KernelUnreachable("the kernel stopped while starting")
+                    raise KernelDiedStarting("the kernel stopped while starting")
                 try:
                     message = self.client.get_iopub_msg(timeout=POLL_SECONDS)
                 except queue.Empty:

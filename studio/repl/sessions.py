@@ -17,6 +17,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import re
 import secrets
@@ -41,6 +42,7 @@ from studio.repl.cells import (
     INTERRUPT_GRACE_SECONDS,
     CellResult,
     KernelConnection,
+    KernelDiedStarting,
     KernelUnreachable,
 )
 from studio.repl.sandbox import (
@@ -54,8 +56,14 @@ from studio.repl.sandbox import (
     sandbox_stop,
 )
 
+log = logging.getLogger(__name__)
 SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 READY_SECONDS = 30.0
+# A sandbox that ends before its kernel first answers, having said nothing, is started again
+# this many times in all before the request is refused: on a loaded host a fresh sandbox has
+# died in its first 0.2 s without a word (bench/RESULTS.md, the agent bench of 2026-12-02 and
+# a CI run of 2026-12-03), which is no fault of the session's code, none of which has run.
+START_ATTEMPTS = 2
 TOMBSTONE_SECONDS = 24 * 3600
 # A cell that leaves processes behind may end while they still fork: its count is read again
 # until it holds still, for at most this long.
@@ -288,33 +296,40 @@ class ReplSessions:
     # -- the parts ----------------------------------------------------------------------------
 
     def _start(self, folder: Path, state: SessionState) -> None:
-        modules = self.config.modules() if self.config.modules is not None else None
-        state.pid = sandbox_start(
-            folder,
-            marker=state.id,
-            limits=self.config.limits,
-            identity=self.config.identity,
-            modules=modules,
-        )
-        _write_state(folder, state)
-        try:
-            with self._connect(folder) as kernel:
-                kernel.wait_ready(
-                    seconds=READY_SECONDS,
-                    alive=lambda: sandbox_alive(state.pid, marker=state.id),
-                )
+        for attempt in range(1, START_ATTEMPTS + 1):
+            modules = self.config.modules() if self.config.modules is not None else None
+            state.pid = sandbox_start(
+                folder,
+                marker=state.id,
+                limits=self.config.limits,
+                identity=self.config.identity,
+                modules=modules,
+            )
+            _write_state(folder, state)
+            try:
+                with self._connect(folder) as kernel:
+                    kernel.wait_ready(
+                        seconds=READY_SECONDS,
+                        alive=lambda: sandbox_alive(state.pid, marker=state.id),
+                    )
+            except KernelUnreachable as exc:
+                said = sandbox_failure(folder)
+                sandbox_stop(state.pid, folder, marker=state.id)
+                if said.startswith("bwrap:"):
+                    raise SandboxUnavailable(
+                        f"This host cannot run the REPL sandbox ({said}); sessions are refused "
+                        "rather than run unsandboxed."
+                    ) from exc
+                if isinstance(exc, KernelDiedStarting) and not said and attempt < START_ATTEMPTS:
+                    log.warning(
+                        "REPL session %s: %s, saying nothing; starting it again", state.id, exc
+                    )
+                    continue
+                raise KernelUnreachable(f"{exc}" + (f": {said}" if said else "")) from exc
             sandbox_seal(folder)
             state.last_used_at = time.time()  # idle from when it could first be used
             _write_state(folder, state)
-        except KernelUnreachable as exc:
-            said = sandbox_failure(folder)
-            sandbox_stop(state.pid, folder, marker=state.id)
-            if said.startswith("bwrap:"):
-                raise SandboxUnavailable(
-                    f"This host cannot run the REPL sandbox ({said}); sessions are refused "
-                    "rather than run unsandboxed."
-                ) from exc
-            raise KernelUnreachable(f"{exc}" + (f": {said}" if said else "")) from exc
+            return
 
     def _restart(self, folder: Path, state: SessionState, *, count: bool = True) -> None:
         sandbox_stop(state.pid, folder, marker=state.id)

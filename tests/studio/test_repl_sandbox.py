@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from studio.repl.cells import CellResult
+from studio.repl.cells import CellResult, KernelUnreachable
 from studio.repl.sandbox import sandbox_alive
 from studio.repl.sessions import ReplSessions, SessionMissing, SessionReaped, SessionState
 from tests.studio.repl_fixtures import config, repl_root
@@ -272,3 +272,55 @@ def _live_processes_in(namespace: str) -> int:
 def test_state_is_plain_json(session, repl_root):
     state = json.loads((repl_root / session.id / "state.json").read_text())
     assert state["owner"] == OWNER and state["status"] == "running"
+
+
+def killed_at_start(monkeypatch: pytest.MonkeyPatch, times: int) -> list[int]:
+    """Have the first `times` real sandboxes die silently as soon as they start (SIGKILL says
+    nothing in the kernel's log), as one was seen to die on a loaded host; the pids started."""
+    from studio.repl import sessions as module
+
+    started: list[int] = []
+
+    def start_then_kill(folder: Path, **options: object) -> int:
+        pid = real_start(folder, **options)
+        started.append(pid)
+        if len(started) <= times:
+            os.kill(pid, 9)
+        return pid
+
+    real_start = module.sandbox_start
+    monkeypatch.setattr(module, "sandbox_start", start_then_kill)
+    return started
+
+
+def a_sandbox(pid: int) -> bool:
+    try:
+        return b"MACARON_REPL_SESSION" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def test_a_sandbox_that_dies_silently_while_starting_is_started_again(
+    sessions, monkeypatch, caplog
+):
+    started = killed_at_start(monkeypatch, times=1)
+    state = sessions.create("key:5")
+    try:
+        assert len(started) == 2 and state.pid == started[1]
+        assert sessions.execute(state.id, "key:5", "6 * 7")[1].result == "42"
+        assert "stopped while starting, saying nothing; starting it again" in caplog.text
+    finally:
+        sessions.close(state.id, "key:5")
+
+
+def test_a_sandbox_that_dies_silently_twice_is_refused_and_leaves_nothing(
+    sessions, monkeypatch, repl_root
+):
+    started = killed_at_start(monkeypatch, times=2)
+    before = {path.name for path in repl_root.iterdir()}
+    with pytest.raises(KernelUnreachable, match="the kernel stopped while starting"):
+        sessions.create("key:6")
+    assert len(started) == 2
+    assert not any(a_sandbox(pid) for pid in started)
+    assert {path.name for path in repl_root.iterdir()} == before
+    assert sessions.owned("key:6") == []
