@@ -15,12 +15,13 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
 
 from studio.repl.cells import CellResult, KernelUnreachable
-from studio.repl.sandbox import sandbox_alive
+from studio.repl.sandbox import sandbox_alive, sandbox_start
 from studio.repl.sessions import ReplSessions, SessionMissing, SessionReaped, SessionState
 from tests.studio.repl_fixtures import config, repl_root
 
@@ -277,19 +278,16 @@ def test_state_is_plain_json(session, repl_root):
 def killed_at_start(monkeypatch: pytest.MonkeyPatch, times: int) -> list[int]:
     """Have the first `times` real sandboxes die silently as soon as they start (SIGKILL says
     nothing in the kernel's log), as one was seen to die on a loaded host; the pids started."""
-    from studio.repl import sessions as module
-
     started: list[int] = []
 
-    def start_then_kill(folder: Path, **options: object) -> int:
-        pid = real_start(folder, **options)
+    def start_then_kill(folder: Path, **options: Any) -> int:
+        pid = sandbox_start(folder, **options)
         started.append(pid)
         if len(started) <= times:
             os.kill(pid, 9)
         return pid
 
-    real_start = module.sandbox_start
-    monkeypatch.setattr(module, "sandbox_start", start_then_kill)
+    monkeypatch.setattr("studio.repl.sessions.sandbox_start", start_then_kill)
     return started
 
 
