@@ -104,9 +104,9 @@ def main() -> None:
         tokenizer.pad_token = tokenizer.eos_token
 
     # On a GPU host (bench/run --profile gpu) the references run there too, in the checkpoint's
-    # own dtype, as vLLM does; on a CPU, fp32, as our engine runs.
+    # own dtype, as vLLM does; on a CPU, in the dtype our engine runs (MACARON_CPU_DTYPE).
     on = "cuda" if torch.cuda.is_available() else "cpu"
-    dtype = torch.float32 if on == "cpu" else "auto"
+    dtype = getattr(torch, settings.cpu_dtype) if on == "cpu" else "auto"
 
     def base() -> Any:
         return AutoModelForCausalLM.from_pretrained(settings.model, dtype=dtype).to(on).eval()

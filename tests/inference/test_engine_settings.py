@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import importlib
 import os
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from inference.serving import cpu_compile
 from inference.serving.engine import VllmEngine
-from inference.settings import EngineSettings, export_engine_threads, thread_environment
+from inference.settings import (
+    EngineSettings,
+    export_engine_threads,
+    native_dtype,
+    thread_environment,
+)
 
 DEFAULTED = (
     "MACARON_SPEC_NGRAM",
@@ -29,12 +35,12 @@ DEFAULTED = (
 def test_by_default_one_thread_a_forked_core_jump_forward_and_prompt_lookup(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """bfloat16 and compiling stay off: bfloat16 changes what the experts write, compiling
-    makes the worker ready in about 60 s, not 24 (bench/RESULTS.md)."""
+    """Compiling stays off: it makes the worker ready in about 60 s, not 24 (bench/RESULTS.md).
+    The weights' dtype is the CPU's native one (below)."""
     for name in DEFAULTED:
         monkeypatch.delenv(name, raising=False)
     settings = EngineSettings.from_env()
-    assert (settings.spec_ngram_tokens, settings.cpu_dtype) == (4, "float32")
+    assert (settings.spec_ngram_tokens, settings.cpu_dtype) == (4, native_dtype())
     assert not settings.cpu_compile
     assert (settings.cpu_threads, settings.engine_core_fork, settings.jump_forward) == (
         1,
@@ -179,3 +185,26 @@ def test_the_engines_threads_hold_after_numbas_first_parallel_loop(
     assert torch_threads_after_numba(exported) == 1
     if (os.cpu_count() or 1) > 1:  # the hazard itself, where there is a second core to take
         assert torch_threads_after_numba({"OMP_NUM_THREADS": "1"}) > 1
+
+
+@pytest.mark.parametrize(
+    ("flags", "dtype"),
+    [
+        ("fpu sse2 avx2 avx512f avx512bw avx512_bf16 avx512_vnni", "bfloat16"),
+        ("fpu sse2 avx2 avx512f amx_bf16 amx_tile amx_int8", "bfloat16"),
+        ("fpu sse2 avx2 avx512f avx512bw avx512_vnni", "float32"),  # bfloat16 in software
+        ("fpu sse2 avx2 avx512_bf16x", "float32"),  # not the flag, only like it
+    ],
+)
+def test_the_weights_dtype_is_bfloat16_only_where_the_cpu_computes_in_it(
+    tmp_path: Path, flags: str, dtype: str
+) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(f"processor\t: 0\nflags\t\t: {flags}\n")
+    assert native_dtype(cpuinfo) == dtype
+    assert native_dtype(tmp_path / "absent") == "float32"
+
+
+def test_a_set_dtype_wins_over_the_native_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MACARON_CPU_DTYPE", "float32")
+    assert EngineSettings.from_env().cpu_dtype == "float32"
