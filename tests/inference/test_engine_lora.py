@@ -90,9 +90,10 @@ NEAR_TIE = 0.02
 MAX_NEAR_TIES = 4
 # bfloat16: every hidden state is rounded to 8 significant bits, and the logits themselves are
 # bfloat16 (0.125 apart between 16 and 32), so two kernels that round some values the other
-# way rank tokens this close either way. Measured against peft in bfloat16 (4 runs of 40
-# outputs, eager and compiled): 21 to 26 of the 40 leave peft's text within 64 tokens, each
-# where our token was 0 to 0.5 below peft's best, mostly 0 or 0.125. Near-ties that common are
+# way rank tokens this close either way. Measured against peft in bfloat16 (three runs of 40
+# outputs, two eager and one compiled; bench/results-engine/2026-12-03/bfloat16-near-ties.json):
+# 21 to 26 of the 40 leave peft's text within 64 tokens, each where our token was 0 to 0.5
+# below peft's best, mostly 0 or 0.125. Near-ties that common are
 # the dtype, not drift: no cap on their count, and a dropped adapter is caught by the base
 # model's text instead.
 NEAR_TIE_BFLOAT16 = 0.75
