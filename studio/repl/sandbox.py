@@ -138,11 +138,20 @@ def sandbox_start(
         text=True,
         timeout=30,
         check=False,
+        env=_launcher_environment(),
     )
     pid = launched.stdout.strip()
     if launched.returncode != 0 or not pid.isdigit():
         raise SandboxUnavailable(f"The REPL sandbox did not start: {_tail(folder, launched)}")
     return int(pid)
+
+
+def _launcher_environment() -> dict[str, str]:
+    """This process's environment less the dynamic loader's: vLLM's CPU platform puts torch's
+    libgomp in LD_PRELOAD of any process that imports it, and bubblewrap, loaded with it, would
+    complain into the kernel's log that the sandbox cannot see that file (its environment is
+    cleared inside anyway)."""
+    return {name: value for name, value in os.environ.items() if not name.startswith("LD_")}
 
 
 def sandbox_failure(folder: Path) -> str:

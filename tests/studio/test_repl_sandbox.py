@@ -322,3 +322,19 @@ def test_a_sandbox_that_dies_silently_twice_is_refused_and_leaves_nothing(
     assert not any(a_sandbox(pid) for pid in started)
     assert {path.name for path in repl_root.iterdir()} == before
     assert sessions.owned("key:6") == []
+
+
+def test_a_preloaded_library_of_the_host_stays_out_of_the_sandbox_and_its_log(
+    sessions, monkeypatch, repl_root
+):
+    """vLLM's CPU platform sets LD_PRELOAD in any process that imports it (a test worker that
+    ran an engine test first, say): the sandbox starts all the same, says nothing about it,
+    and its kernel does not see it."""
+    monkeypatch.setenv("LD_PRELOAD", "/nowhere/libgomp.so.1")
+    state = sessions.create("key:7")
+    try:
+        assert "libgomp" not in (repl_root / state.id / "kernel.log").read_text()
+        cell = sessions.execute(state.id, "key:7", "import os; os.environ.get('LD_PRELOAD')")[1]
+        assert (cell.result, cell.error) == (None, None), cell
+    finally:
+        sessions.close(state.id, "key:7")
