@@ -1,14 +1,15 @@
 """What each way of drafting gives the ui expert's specs, on the engine alone (issue 17, item 2).
 
     .venv/bin/python -m bench.drafts [--prompts 4] [--runs 2] [--tokens 512]
-        [--expert ui] [--configs none,jump-forward,lookup,both] [--json FILE]
+        [--expert ui] [--configs none,jump-forward,lookup,both,both-8] [--json FILE]
 
 The ui expert writes dev-set screens (one prompt of each kind, in id order) under the UI4A
 grammar, greedily, one request at a time, on our engine started four ways:
 - none: the default (one token a step);
 - jump-forward: the text the grammar forces is the draft (`MACARON_JUMP_FORWARD=1`);
 - lookup: vLLM's prompt-lookup drafts (`MACARON_SPEC_NGRAM=4`);
-- both: jump-forward where the grammar forces text, prompt lookup elsewhere.
+- both: jump-forward where the grammar forces text, prompt lookup elsewhere;
+- both-8: the same with up to 8 draft tokens a step, not 4.
 Each configuration runs in an engine of its own, one after the other, in the order above, and
 the order is repeated `--runs` times so a slow spell of the machine falls on every one. For
 each: seconds per spec (submission to last token), tokens, engine steps (streamed deltas: one
@@ -43,6 +44,8 @@ CONFIGS = {
     "jump-forward": (0, True),
     "lookup": (4, False),
     "both": (4, True),
+    # Up to 8 draft tokens a step, not 4: a forced run of keys and brackets is often longer.
+    "both-8": (8, True),
 }
 
 
