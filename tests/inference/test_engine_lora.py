@@ -93,9 +93,8 @@ MAX_NEAR_TIES = 4
 # way rank tokens this close either way. Measured against peft in bfloat16 (three runs of 40
 # outputs, two eager and one compiled; bench/results-engine/2026-12-03/bfloat16-near-ties.json):
 # 21 to 26 of the 40 leave peft's text within 64 tokens, each where our token was 0 to 0.5
-# below peft's best, mostly 0 or 0.125. Near-ties that common are
-# the dtype, not drift: no cap on their count, and a dropped adapter is caught by the base
-# model's text instead.
+# below peft's best, mostly 0 or 0.125. Near-ties that common are the dtype, not drift: no cap
+# on their count, and a dropped adapter is caught by the base model's text instead.
 NEAR_TIE_BFLOAT16 = 0.75
 # How far down peft's ranking a near-tie is looked for, at each step.
 CANDIDATES = 8
@@ -202,7 +201,7 @@ def near_tie_at(
     pairs = zip(ids, reference.ids, strict=False)
     first = next((i for i, (mine, theirs) in enumerate(pairs) if mine != theirs), step)
     if first < step:
-        gap = dict((token, gap) for gap, token in reference.ranked[first]).get(ids[first])
+        gap = {token: gap for gap, token in reference.ranked[first]}.get(ids[first])
         if gap is not None and gap <= near_tie(dtype):
             return gap
     if step >= len(reference.ranked):
