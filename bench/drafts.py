@@ -1,19 +1,21 @@
 """What each way of drafting gives the ui expert's specs, on the engine alone (issue 17, item 2).
 
     .venv/bin/python -m bench.drafts [--prompts 4] [--runs 2] [--tokens 512]
-        [--expert ui] [--configs none,jump-forward,lookup,both,both-8] [--json FILE]
+        [--expert ui] [--configs none,jump-forward,lookup,both,corpus,corpus-8] [--json FILE]
 
 The ui expert writes dev-set screens (one prompt of each kind, in id order) under the UI4A
-grammar, greedily, one request at a time, on our engine started four ways:
-- none: the default (one token a step);
+grammar, greedily, one request at a time, on our engine started each of these ways:
+- none: no drafts (one token a step), the reference;
 - jump-forward: the text the grammar forces is the draft (`MACARON_JUMP_FORWARD=1`);
 - lookup: vLLM's prompt-lookup drafts (`MACARON_SPEC_NGRAM=4`);
 - both: jump-forward where the grammar forces text, prompt lookup elsewhere;
-- both-8: the same with up to 8 draft tokens a step, not 4.
+- both-8: the same with up to 8 draft tokens a step, not 4;
+- corpus: both, with drafts from the adapter's own corpus too (`MACARON_CORPUS_DRAFTS=4`);
+- corpus-8: the same with up to 8 draft tokens a step for a request with a corpus (the default).
 Each configuration runs in an engine of its own, one after the other, in the order above, and
 the order is repeated `--runs` times so a slow spell of the machine falls on every one. For
 each: seconds per spec (submission to last token), tokens, engine steps (streamed deltas: one
-a step), and whether the text is the same as the default's. Ratios are taken within a run.
+a step), and whether the text is the same as none's. Ratios are taken within a run.
 Settings from the environment apply to every configuration (e.g. `MACARON_CPU_COMPILE=1`).
 `--expert chat` (or any expert without a grammar) asks the same prompts of an expert that writes
 free text: jump-forward then drafts nothing, and the figure is what drafting's machinery costs a
@@ -38,14 +40,17 @@ from bench.engine_timing import spread
 from bench.ui4a_bench.devset import DevPrompt, one_per_kind
 from inference.settings import EngineSettings
 
-# name: (MACARON_SPEC_NGRAM, MACARON_JUMP_FORWARD)
+# name: (MACARON_SPEC_NGRAM, MACARON_JUMP_FORWARD, MACARON_CORPUS_DRAFTS): the last is 8,
+# the default, in "corpus-8" only.
 CONFIGS = {
-    "none": (0, False),
-    "jump-forward": (0, True),
-    "lookup": (4, False),
-    "both": (4, True),
+    "none": (0, False, 0),
+    "jump-forward": (0, True, 0),
+    "lookup": (4, False, 0),
+    "both": (4, True, 0),
     # Up to 8 draft tokens a step, not 4: a forced run of keys and brackets is often longer.
-    "both-8": (8, True),
+    "both-8": (8, True, 0),
+    "corpus": (4, True, 4),
+    "corpus-8": (4, True, 8),
 }
 
 
@@ -66,9 +71,12 @@ def write(
     from inference.serving.engine import VllmEngine
     from inference.serving.prompts import request_for
 
-    lookup, jump_forward = CONFIGS[config]
+    lookup, jump_forward, corpus = CONFIGS[config]
     settings = replace(
-        EngineSettings.from_env(), spec_ngram_tokens=lookup, jump_forward=jump_forward
+        EngineSettings.from_env(),
+        spec_ngram_tokens=lookup,
+        jump_forward=jump_forward,
+        corpus_draft_tokens=corpus,
     )
     engine = VllmEngine(settings)
     try:

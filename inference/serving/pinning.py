@@ -2,7 +2,11 @@
 and weights into a private folder of the worker's, hashing the weights as it copies, and
 refuses a copy whose hash differs from the one registered. vLLM then reads the copy, so what
 it loads is exactly what was hashed, whoever can write the adapter's own folder afterwards.
-The copy costs one read and one write of the weights per load, never per request."""
+The copy costs one read and one write of the weights per load, never per request.
+
+An adapter's draft corpus, if it has one, is copied too: it is not hashed, because it cannot
+change what the model writes, only how many steps it takes (inference/serving/corpus_drafts.py
+reads it within its budgets)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import shutil
 from pathlib import Path
 
 from inference.loras import CONFIG, WEIGHTS, AdapterRef
+from inference.serving.corpus_drafts import CORPUS_FILE, MAX_CORPUS_BYTES
 
 
 class AdapterWeightsChanged(RuntimeError):
@@ -27,6 +32,9 @@ def pinned_copy(ref: AdapterRef, into: Path) -> str:
     into.mkdir(mode=0o700)
     try:
         shutil.copyfile(source / CONFIG, into / CONFIG)
+        corpus = source / CORPUS_FILE
+        if corpus.is_file() and corpus.stat().st_size <= MAX_CORPUS_BYTES:
+            shutil.copyfile(corpus, into / CORPUS_FILE)
         digest = hashlib.sha256()
         with (source / WEIGHTS).open("rb") as read, (into / WEIGHTS).open("wb") as write:
             for block in iter(lambda: read.read(1 << 20), b""):

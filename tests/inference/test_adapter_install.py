@@ -12,6 +12,7 @@ from inference.offline.adapter_install import (
     committed_adapter,
     install_adapters,
 )
+from inference.serving.corpus_drafts import CORPUS_FILE
 
 BASE = "b" * 64
 
@@ -82,3 +83,15 @@ def test_a_committed_data_adapter_is_installed_and_a_missing_one_is_not_made_up(
     _adapter(committed / "ui-data", trained=True, weights=b"queries")
     assert served / "ui-data" in _install(committed, served)
     assert (served / "ui-data" / WEIGHTS).read_bytes() == b"queries"
+
+
+def test_a_file_committed_later_beside_the_same_weights_reaches_the_copy(tmp_path: Path) -> None:
+    committed = _committed(tmp_path / "committed")
+    served = tmp_path / "served"
+    _install(committed, served)
+
+    (committed / "ui" / CORPUS_FILE).write_text('"{}"\n')
+
+    assert _install(committed, served) == [served / "ui"]
+    assert (served / "ui" / CORPUS_FILE).read_text() == '"{}"\n'
+    assert _install(committed, served) == []

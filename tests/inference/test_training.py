@@ -16,8 +16,10 @@ import pytest
 from inference.experts import MANIFEST
 from inference.offline.datasets import ui
 from inference.offline.datasets.common import jsonl_bytes
+from inference.offline.draft_corpus import answers
 from inference.offline.training.encode import IGNORE, encode
 from inference.offline.training.trainer import TrainConfig, load_checkpoint, train
+from inference.serving.corpus_drafts import CORPUS_FILE
 from inference.settings import EngineSettings
 
 BASE = Path(EngineSettings.from_env().model)
@@ -81,6 +83,9 @@ def test_it_trains_a_loadable_adapter_and_resumes(tmp_path: Path) -> None:
     assert [s for s, _ in manifest["metrics"]["eval_curve"]] == [0, 1, 2]
     for png in (cfg.work / "curves.png", cfg.out / "curves.png"):
         assert png.read_bytes()[:8] == PNG_SIGNATURE
+    # The ui expert's adapter ships the answers it was trained on to draft from.
+    corpus = [json.loads(line) for line in (cfg.out / CORPUS_FILE).read_text().splitlines()]
+    assert sorted(corpus) == sorted(answers(records))
 
     cfg.steps = 3
     lines.clear()

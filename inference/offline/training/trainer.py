@@ -23,6 +23,7 @@ from typing import Any
 from inference.base_model import GGUF_SHA256, MODEL_DIRNAME, sha256_of
 from inference.experts import MANIFEST
 from inference.offline.datasets.common import Record, jsonl_bytes, sha256_hex
+from inference.offline.draft_corpus import write_draft_corpus
 from inference.offline.training.curves import draw_curves
 from inference.offline.training.encode import IGNORE, Encoded, encode
 from inference.paths import model_cache
@@ -284,6 +285,7 @@ def train(
     staging = _stage_dir(cfg.out)
     _save_half(model, staging)
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))
+    write_draft_corpus(staging, cfg.expert, train_set, seed=cfg.seed)
     draw_curves(staging / "curves.png", losses, evals, title=f"{cfg.expert} LoRA")
     _swap_in(staging, cfg.out)
     log(f"adapter written to {cfg.out} (final loss {metrics['final_loss']}, eval loss {eval_loss})")
