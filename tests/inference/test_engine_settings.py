@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -31,6 +32,7 @@ DEFAULTED = (
     "MACARON_CORPUS_DRAFTS",
     "MACARON_ENGINE_THREADS",
     "MACARON_ENGINE_FORK",
+    "MACARON_LORA_HEAD",
 )
 
 
@@ -43,7 +45,7 @@ def test_by_default_one_thread_a_forked_core_jump_forward_and_prompt_lookup(
         monkeypatch.delenv(name, raising=False)
     settings = EngineSettings.from_env()
     assert (settings.spec_ngram_tokens, settings.cpu_dtype) == (4, native_dtype())
-    assert not settings.cpu_compile
+    assert not settings.cpu_compile and not settings.lora_head
     assert (settings.cpu_threads, settings.engine_core_fork, settings.jump_forward) == (
         1,
         True,
@@ -216,3 +218,22 @@ def test_the_weights_dtype_is_bfloat16_only_where_the_cpu_computes_in_it(
 def test_a_set_dtype_wins_over_the_native_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MACARON_CPU_DTYPE", "float32")
     assert EngineSettings.from_env().cpu_dtype == "float32"
+
+
+def test_vllm_wraps_only_the_bases_projections_for_lora_unless_asked_for_the_head(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A wrapped head adds every slot's zero product to the logits at every step; no adapter
+    registration accepts targets the head (inference/loras.py)."""
+    monkeypatch.delenv("MACARON_LORA_HEAD", raising=False)
+    settings = EngineSettings.from_env()
+    targets = VllmEngine._lora_targets(SimpleNamespace(settings=settings))  # type: ignore[arg-type]
+    assert targets == ["down_proj", "gate_proj", "k_proj", "o_proj", "q_proj", "up_proj", "v_proj"]
+
+    monkeypatch.setenv("MACARON_LORA_HEAD", "1")
+    with_head = SimpleNamespace(settings=EngineSettings.from_env())
+    assert VllmEngine._lora_targets(with_head) is None  # type: ignore[arg-type]
+    hub = SimpleNamespace(settings=replace(settings, model="HuggingFaceTB/SmolLM2-1.7B"))
+    assert VllmEngine._lora_targets(hub) is None  # type: ignore[arg-type]
+    no_weights = SimpleNamespace(settings=replace(settings, model=str(tmp_path)))
+    assert VllmEngine._lora_targets(no_weights) is None  # type: ignore[arg-type]
