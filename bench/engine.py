@@ -20,8 +20,9 @@ Writes one small JSON per run into `--run-dir` and one summary JSON (`--json`, r
 bench/summary.py); prints one table of same-run ratios.
 
 "vLLM as it comes" (`--with-vllm-as-it-comes`) is the same engine without what inference/
-changes on a CPU host: vLLM's own LoRA path (not inference/serving/cpu_lora.py) and its model
-in a worker process of its own.
+changes on a CPU host: vLLM's own LoRA path (not inference/serving/cpu_lora.py), its own choice
+of layers to wrap (the head too: `MACARON_LORA_HEAD=1`) and its model in a worker process of its
+own.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from inference.settings import EngineSettings
 VLLM_AS_IT_COMES = {
     "VLLM_PLUGINS": "lora_filesystem_resolver,lora_hf_hub_resolver",
     "VLLM_ENABLE_V1_MULTIPROCESSING": "1",
+    "MACARON_LORA_HEAD": "1",  # vLLM's own choice of layers to wrap, the head among them
 }
 WINDOWS = ("end_to_end", "decode")
 HEADLINE = "end_to_end"
