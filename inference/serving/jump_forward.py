@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from vllm.v1.core.sched.scheduler import Scheduler
-
+from inference.serving import ngram_jit_cache
+from inference.serving.busy_threads import BusyThreadsScheduler
 from inference.serving.corpus_drafts import CONTEXTS, DRAFT_LIMITS, CorpusDrafts, DraftTable
 
 # A draft token is rarely longer than this many characters of forced text.
@@ -43,16 +43,17 @@ def forced_text(grammar: Any) -> str:
     return str(matcher.find_jump_forward_string())
 
 
-class JumpForwardScheduler(Scheduler):  # type: ignore[misc]
+class JumpForwardScheduler(BusyThreadsScheduler):
     """vLLM's scheduler, with each structured request's draft replaced by the tokens of the
     text its grammar forces next, where it forces any; elsewhere the prompt-lookup draft is
     kept (`keep_lookup_drafts`) or dropped. Then, for a request whose adapter has a corpus,
-    the draft is continued from the corpus."""
+    the draft is continued from the corpus. Its steps' threads are set as its base's are."""
 
     keep_lookup_drafts = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        ngram_jit_cache.enable()  # the drafter that carries these drafts, compiled once
         limits = (self.vllm_config.additional_config or {}).get(DRAFT_LIMITS, {})
         # Without limits (a scheduler vLLM made without our engine), every draft may fill
         # the step, and there are no corpus drafts.

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from inference.serving import cpu_compile
+from inference.serving.busy_threads import BUSY_THREADS
 from inference.serving.corpus_drafts import DRAFT_LIMITS
 from inference.serving.engine import VllmEngine
 from inference.settings import (
@@ -33,6 +34,7 @@ DEFAULTED = (
     "MACARON_ENGINE_THREADS",
     "MACARON_ENGINE_FORK",
     "MACARON_LORA_HEAD",
+    "MACARON_ENGINE_BUSY_THREADS",
 )
 
 
@@ -59,7 +61,11 @@ def test_by_default_one_thread_a_forked_core_jump_forward_and_prompt_lookup(
     # Jump-forward where the grammar forces text, the lookup's drafts everywhere else, and the
     # corpus's where the adapter has one.
     assert chosen["scheduler_cls"].endswith(".JumpForwardScheduler")
-    assert chosen["additional_config"] == {DRAFT_LIMITS: {"lookup": 4, "corpus": 8}}
+    assert chosen["additional_config"][DRAFT_LIMITS] == {"lookup": 4, "corpus": 8}
+    # One thread for one request's steps, the host's cores for fuller ones (where it has more).
+    cores = len(os.sched_getaffinity(0))
+    busy = chosen["additional_config"].get(BUSY_THREADS)
+    assert busy == ({"idle": 1, "busy": cores} if cores > 1 else None)
 
 
 def test_each_default_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
