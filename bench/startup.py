@@ -12,8 +12,9 @@ ready file. The phases are the ones the worker and its engine-core process log t
 phase and configuration, and writes one small JSON per run under `--out`.
 
 Configurations (each a set of the settings start-up reads; README, "Configuration"):
-- `off`: as the worker started before issue 17: vLLM spawns its engine core, and the UI4A
-  grammar is compiled when the warm-up asks for it.
+- `off`: as the worker started before issue 17: vLLM spawns its engine core, the UI4A grammar
+  is compiled when the warm-up asks for it, the KV cache is written whole and the drafter is
+  compiled at every start.
 - `fork`: the engine core is forked from the worker (`MACARON_ENGINE_FORK=1`).
 - `precompile`: spawned, but the engine core compiles the warm-up's grammar on a thread while
   it loads the model (`MACARON_GRAMMAR_PRECOMPILE=1`).
@@ -50,7 +51,12 @@ from inference import startup_phases
 from studio.stack import Stack, exit_on_sigterm, free_port, throwaway_stack, wait_worker_ready
 
 CONFIGS: dict[str, dict[str, str]] = {
-    "off": {"MACARON_ENGINE_FORK": "0", "MACARON_GRAMMAR_PRECOMPILE": "0"},
+    "off": {
+        "MACARON_ENGINE_FORK": "0",
+        "MACARON_GRAMMAR_PRECOMPILE": "0",
+        "MACARON_KV_ON_TOUCH": "0",
+        "MACARON_NGRAM_JIT_CACHE": "0",
+    },
     "cache": {"MACARON_ENGINE_FORK": "0", "MACARON_GRAMMAR_CACHE": "1"},
     "precompile": {"MACARON_ENGINE_FORK": "0", "MACARON_GRAMMAR_PRECOMPILE": "1"},
     "fork": {"MACARON_ENGINE_FORK": "1", "MACARON_GRAMMAR_PRECOMPILE": "0"},
