@@ -14,9 +14,8 @@ its forward on the same thread, one after the other; OpenMP's thread count is th
 setting, read by each parallel region torch and oneDNN start. vLLM's CPU worker replaces
 `torch.set_num_threads` with a no-op because it may have pinned OpenMP's threads to cores (its
 multiprocess executor, which ours does not use); the builtin it replaced
-(`torch._C.set_num_threads`) is called instead. numba's
-parallel loops (vLLM's prompt-lookup drafter) set the same count after a forward, so it is
-checked again before every step.
+(`torch._C.set_num_threads`) is called instead. numba's parallel loops (vLLM's prompt-lookup
+drafter) set the same count after a forward, so it is checked again before every step.
 """
 
 from __future__ import annotations

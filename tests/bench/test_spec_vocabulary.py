@@ -9,7 +9,10 @@ from bench.spec_vocabulary import measure
 
 SPEC = {
     "title": "Orders",
-    "root": {"t": "page", "c": [{"t": "heading", "text": "Orders"}, {"t": "table", "data": "orders"}]},
+    "root": {
+        "t": "page",
+        "c": [{"t": "heading", "text": "Orders"}, {"t": "table", "data": "orders"}],
+    },
     "state": {"selected_order": ""},
     "data": {"orders": [{"customer_name": "Ada"}]},
 }
