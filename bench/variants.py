@@ -9,14 +9,23 @@ differs is what the variant names.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
+from typing import TYPE_CHECKING
 
-from inference.protocol import GenerationRequest
+from inference.protocol import GenerationRequest, Message
+
+if TYPE_CHECKING:
+    from bench.ui4a_bench.baselines import Retriever
 
 DEFAULT_VARIANT = "trained"
 VARIANTS = {
     "trained": "the expert as served: its installed adapter, constrained to its schema",
     "base": "the base model with no adapter, constrained to the expert's schema",
     "unconstrained": "the expert's adapter with no JSON-schema grammar",
+    "edit": (
+        "retrieve-then-edit, untrained for it: the expert as served, asked for the prompt as a "
+        "refinement of the nearest training example (its prompt, then its spec)"
+    ),
 }
 
 
@@ -37,4 +46,25 @@ def apply_variant(request: GenerationRequest, variant: str) -> GenerationRequest
         return replace(request, expert=None, adapter=None)
     if variant == "unconstrained":
         return replace(request, json_schema=None)
+    if variant == "edit":
+        return retrieved_edit(request)
     return request
+
+
+def retrieved_edit(request: GenerationRequest) -> GenerationRequest:
+    """The request as the second turn of a refinement, in the shape the ui dataset trains
+    (`inference.serving.prompts.refine_request_for`): the nearest training prompt (retrieval's
+    pick, the `retrieval` baseline), its spec as the expert's answer, then the prompt."""
+    system, *turns = request.messages
+    prompt = turns[-1].content
+    example, _ = _retriever().nearest(prompt)
+    first_turn = (Message("user", example.prompt), Message("assistant", example.text))
+    return replace(request, messages=(system, *first_turn, Message("user", prompt)))
+
+
+@cache
+def _retriever() -> Retriever:
+    # Built once per worker process, from the dataset builder (about 12 s).
+    from bench.ui4a_bench.baselines import Retriever, training_examples
+
+    return Retriever(training_examples())

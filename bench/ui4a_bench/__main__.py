@@ -4,8 +4,10 @@ prints the table, writes the per-prompt JSON, a summary and an HTML screenshot g
 Variants, side by side in one run: the no-model baselines `retrieval` (the nearest training
 prompt's spec) and `fixed` (one training spec per screen kind), see baselines.py; and, on the
 real stack and one engine, `base` (the base model with no adapter, constrained to the UI4A
-schema), `trained` (the ui expert's installed adapter, constrained) and `unconstrained` (the ui
-expert without the JSON-schema grammar). The stack starts only when a model variant is asked.
+schema), `trained` (the ui expert's installed adapter, constrained), `edit` (retrieve-then-edit:
+the trained expert asked for the prompt as a refinement of the `retrieval` pick) and
+`unconstrained` (the ui expert without the JSON-schema grammar). The stack starts only when a
+model variant is asked.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from bench.ui4a_bench.report import Row, html_report, summarize, table
 from bench.ui4a_bench.tail_waits import write_tail_waits
 from bench.variants import VARIANTS, UnknownVariant, check_variant
 
-ORDER = (*BASELINES, "base", "trained", "unconstrained")
+ORDER = (*BASELINES, "base", "trained", "edit", "unconstrained")
 DEFAULT_VARIANTS = (*BASELINES, "base", "trained")
 
 
@@ -131,7 +133,9 @@ def main(argv: list[str] | None = None) -> None:
         "derived_checks": args.derived,
         "max_tokens": args.max_tokens,
         "concurrency": args.concurrency,
-        "model": os.environ.get("MACARON_MODEL", "default"),
+        "model": Path(os.environ["MACARON_MODEL"]).name
+        if "MACARON_MODEL" in os.environ
+        else "default",
         "profile": os.environ.get("MACARON_PROFILE", "macaron-tiny"),
         "wall_s": round(time.monotonic() - started, 1),
     }

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from bench.ui4a_bench.baselines import Retriever, training_examples
 from bench.variants import VARIANTS, UnknownVariant, apply_variant
 from inference.serving.prompts import request_for
 
@@ -32,4 +35,19 @@ def test_an_unknown_variant_is_refused_by_name() -> None:
     request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
     with pytest.raises(UnknownVariant, match="unknown variant 'tiny'; use one of"):
         apply_variant(request, "tiny")
-    assert set(VARIANTS) == {"trained", "base", "unconstrained"}
+    assert set(VARIANTS) == {"trained", "base", "unconstrained", "edit"}
+
+
+def test_edit_asks_for_the_prompt_as_a_refinement_of_the_nearest_training_example() -> None:
+    request = request_for(
+        request_id="r1", expert="ui", prompt="a sign up form with email and password", max_tokens=50
+    )
+    edit = apply_variant(request, "edit")
+    system, first, answer, follow_up = edit.messages
+    assert system == request.messages[0]
+    assert (first.role, answer.role, follow_up.role) == ("user", "assistant", "user")
+    assert follow_up.content == "a sign up form with email and password"
+    nearest, _ = Retriever(training_examples()).nearest(follow_up.content)
+    assert (first.content, answer.content) == (nearest.prompt, nearest.text)
+    assert json.loads(answer.content)["root"]  # a whole spec, as a refinement quotes it
+    assert edit.expert == "ui" and edit.json_schema == request.json_schema
