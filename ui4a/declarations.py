@@ -12,6 +12,7 @@ what the head names (`tail_schemas`), in which every named dataset is a required
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,10 @@ Schema = dict[str, Any]
 # writes 2 to 7 (the dev set); where it does not, it repeats one row until the token limit cuts
 # the spec off. A designer's larger tables come from uploads, as queries.
 TAIL_ROWS = 12
+# A row has at most this many keys (the spec schema's maxProperties for a record).
+ROW_KEYS = 8
+ITEM_FIELD = re.compile(r"\{\.(\w+)\}")
+KEY = re.compile(r"\w+")
 HEAD = ("title", "theme", "root")
 TAIL = ("state", "data")
 
@@ -65,6 +70,64 @@ def named_datasets(head: object) -> list[str]:
     return names[:MAX_DATASETS]
 
 
+def row_keys(head: object) -> dict[str, list[str]]:
+    """The keys each named dataset's rows need, in document order, as the head uses them: a
+    table's columns, a chart's x and y, a list item's `{.field}` and `.field` references, the
+    fields an append writes, and every filter's column. A dataset the head uses no key of is
+    left out (its rows stay open)."""
+    keys: dict[str, list[str]] = {}
+    for ref in walk(head):
+        node = ref.node
+        name = node.get("data")
+        if isinstance(name, str):
+            _add(keys, name, _used_keys(node))
+        for action in _actions(node):
+            if action.get("do") == "append" and isinstance(action.get("value"), dict):
+                _add(keys, action.get("path"), list(action["value"]))
+    return {name: found[:ROW_KEYS] for name, found in keys.items() if found}
+
+
+def _used_keys(node: dict[str, Any]) -> list[str]:
+    found: list[Any] = []  # filtered to names at the end
+    kind = node.get("t")
+    if kind == "table":
+        found += [col.split(":")[0] for col in node.get("cols") or [] if isinstance(col, str)]
+    elif kind == "chart":
+        found += [node.get("x"), *(node.get("y") or [])]
+    elif kind == "list":
+        found += _item_fields(node.get("c"))
+    for clause in node.get("filter") or []:
+        column = KEY.match(clause) if isinstance(clause, str) else None
+        found += [column.group()] if column else []
+    return [key for key in found if isinstance(key, str) and KEY.fullmatch(key)]
+
+
+def _item_fields(value: object) -> list[str]:
+    """`{.field}` in a list item's texts and `.field` (or `!.field`) as a bind or condition."""
+    if isinstance(value, str):
+        direct = value.lstrip("!")
+        return [direct[1:]] if direct.startswith(".") else ITEM_FIELD.findall(value)
+    if isinstance(value, dict):
+        return [key for item in value.values() for key in _item_fields(item)]
+    if isinstance(value, list):
+        return [key for item in value for key in _item_fields(item)]
+    return []
+
+
+def _actions(node: dict[str, Any]) -> list[dict[str, Any]]:
+    on = node.get("on")
+    listed = on if isinstance(on, list) else [on]
+    return [action for action in listed if isinstance(action, dict)]
+
+
+def _add(keys: dict[str, list[str]], name: object, found: list[str]) -> None:
+    if isinstance(name, str) and NAME_PATTERN.fullmatch(name):
+        known = keys.setdefault(name, [])
+        for key in found:
+            if key not in known:
+                known.append(key)
+
+
 @dataclass(frozen=True)
 class TailSchemas:
     """What may follow the head: `state` (optional), then `data`, required when it must
@@ -89,10 +152,30 @@ def tail_schemas(schema: Schema, head: object) -> TailSchemas:
     if datasets:
         entry = data.pop("additionalProperties")
         data.pop("maxProperties", None)
-        data["properties"] = {name: copy.deepcopy(entry) for name in datasets}
+        keyed = row_keys(head)
+        data["properties"] = {
+            name: _rows_keyed(copy.deepcopy(entry), keyed.get(name)) for name in datasets
+        }
         data["required"] = list(datasets)
         data["additionalProperties"] = False
     return TailSchemas(copy.deepcopy(properties["state"]), data, datasets)
+
+
+def _rows_keyed(entry: Schema, keys: list[str] | None) -> Schema:
+    """A dataset entry whose records have exactly `keys`, in order, each once: the expert
+    otherwise adds keys nothing shows, or repeats one key until the token limit."""
+    if not keys:
+        return entry
+    for option in entry.get("anyOf", [entry]):
+        if option.get("type") == "array":
+            value = option["items"]["additionalProperties"]
+            option["items"] = {
+                "type": "object",
+                "properties": {key: copy.deepcopy(value) for key in keys},
+                "required": list(keys),
+                "additionalProperties": False,
+            }
+    return entry
 
 
 def _rows_capped(entry: Schema) -> Schema:

@@ -10,7 +10,14 @@ import pytest
 
 import ui4a
 from ui4a.catalog import MAX_DATASETS
-from ui4a.declarations import TAIL_ROWS, head_schema, is_staged_schema, named_datasets, tail_schemas
+from ui4a.declarations import (
+    TAIL_ROWS,
+    head_schema,
+    is_staged_schema,
+    named_datasets,
+    row_keys,
+    tail_schemas,
+)
 
 HEAD: dict[str, Any] = {
     "title": "Trips",
@@ -99,7 +106,7 @@ def test_the_tail_ends_a_dataset_that_repeats_rows(queries: bool, head: dict[str
     data = tail_schemas(ui4a.json_schema(queries=queries), head).data
     name = named_datasets(head)[0] if named_datasets(head) else "any"
     others: dict[str, list[Any]] = {n: [] for n in named_datasets(head) if n != name}
-    row = {"city": "Oslo"}
+    row = {"city": "Oslo", "date": "2026-05-01"}
     jsonschema.validate({name: [row] * TAIL_ROWS, **others}, data)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({name: [row] * (TAIL_ROWS + 1), **others}, data)
@@ -126,3 +133,57 @@ def test_an_item_key_keeps_its_dot() -> None:
     checkbox = {"t": "checkbox", "label": "{.name}", "bind": ".done"}
     spec = {"root": {"t": "page", "c": [{"t": "list", "data": "todos", "c": [checkbox]}]}}
     jsonschema.validate(spec, ui4a.json_schema())
+
+
+def test_row_keys_are_what_the_head_shows_of_each_dataset() -> None:
+    head = {
+        "root": {
+            "t": "page",
+            "c": [
+                {
+                    "t": "table",
+                    "data": "orders",
+                    "cols": ["id:Order", "total"],
+                    "filter": ["status=s"],
+                },
+                {"t": "table", "data": "orders", "cols": ["total", "customer"]},
+                {"t": "chart", "title": "T", "data": "sales", "x": "month", "y": ["eur", "usd"]},
+                {
+                    "t": "list",
+                    "data": "todos",
+                    "c": [{"t": "checkbox", "label": "{.task} by {.owner}", "bind": ".done"}],
+                },
+                {"t": "text", "if": "!.archived", "text": "outside any list: not a field"},
+                {
+                    "t": "form",
+                    "on": [{"do": "append", "path": "todos", "value": {"task": "{d}", "due": ""}}],
+                    "c": [],
+                },
+                {"t": "form", "on": {"do": "append", "path": "log", "value": "not a record"}},
+            ],
+        }
+    }
+    assert row_keys(head) == {
+        "orders": ["id", "total", "status", "customer"],
+        "sales": ["month", "eur", "usd"],
+        "todos": ["task", "owner", "done", "due"],
+    }
+
+
+def test_the_tail_rows_have_exactly_the_keys_the_head_shows() -> None:
+    """The dev set's runaways: keys no column shows, and one key repeated to the token limit."""
+    data = tail_schemas(ui4a.json_schema(queries=False), HEAD).data
+    spend = [{"month": "May", "eur": 3}]
+    row = {"city": "Oslo", "date": "2026-05-01"}
+    jsonschema.validate({"trips": [row], "spend": spend, "notes": [{"text": "hi"}]}, data)
+    for wrong in ({"city": "Oslo"}, {**row, "cravings": 13}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"trips": [wrong], "spend": spend, "notes": []}, data)
+    keys = list(data["properties"]["trips"]["items"]["properties"])
+    assert keys == ["city", "date"]  # the order xgrammar writes them in
+
+
+def test_a_dataset_the_head_shows_no_key_of_keeps_open_rows() -> None:
+    head = {"root": {"t": "page", "c": [{"t": "list", "data": "items", "c": []}]}}
+    data = tail_schemas(ui4a.json_schema(queries=False), head).data
+    jsonschema.validate({"items": [{"anything": 1}]}, data)
