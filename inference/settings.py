@@ -86,6 +86,10 @@ class EngineSettings:
     # grammar built from the tree, so every dataset the tree names is declared with rows
     # (inference/serving/staged_decode.py). On unless `MACARON_STAGED_DATA=0`.
     staged_data: bool = True
+    # A UI4A spec's decoding favours the tokens of the designer's latest message by this much
+    # (a logit), so the names, fields and options asked for win the model's near-ties
+    # (inference/serving/copy_bias.py). `MACARON_COPY_BIAS`; 0: off.
+    copy_bias: float = 2.0
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -125,6 +129,7 @@ class EngineSettings:
             cpu_compile=env("MACARON_CPU_COMPILE", "0") == "1",
             staged_data=env("MACARON_STAGED_DATA", "1") == "1",
             lora_head=env("MACARON_LORA_HEAD", "0") == "1",
+            copy_bias=float(env("MACARON_COPY_BIAS", "2")),
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

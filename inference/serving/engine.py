@@ -22,7 +22,7 @@ from typing import Any
 from inference import startup_phases
 from inference.loras import AdapterInvalid, AdapterRef, adaptable_modules, local_ref
 from inference.protocol import Delta, GenerationRequest
-from inference.serving import cpu_compile
+from inference.serving import copy_bias, cpu_compile
 from inference.serving.busy_threads import BUSY_THREADS
 from inference.serving.corpus_drafts import DRAFT_LIMITS
 from inference.serving.cpu_lora import WRAPPER
@@ -353,7 +353,20 @@ class VllmEngine:
             stop=list(request.stop) or None,
             output_kind=RequestOutputKind.DELTA,
             structured_outputs=StructuredOutputsParams(**structured) if structured else None,
+            extra_args=self._copy_bias(request) or None,
         )
+
+    def _copy_bias(self, request: GenerationRequest) -> dict[str, Any]:
+        """The latest user message's words favoured, for a UI4A spec (copy_bias.py)."""
+        users = [m.content for m in request.messages if m.role == "user"]
+        schema = request.json_schema
+        if not users or schema is None or not is_staged_schema(schema):
+            return {}
+
+        def encode(text: str) -> list[int]:
+            return list(self._tokenizer.encode(text, add_special_tokens=False))
+
+        return copy_bias.extra_args(encode, users[-1], self.settings.copy_bias, schema)
 
     def _staged(self, request: GenerationRequest) -> bool:
         """Whether `request` decodes a UI4A spec in two stages (EngineSettings.staged_data)."""

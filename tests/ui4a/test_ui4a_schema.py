@@ -10,9 +10,12 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs pinned in dev deps
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ui4a import json_schema
-from ui4a.catalog import MAX_STATE_KEYS
+from ui4a.catalog import MAX_STATE_KEYS, URL_MAX
+from ui4a.fields import SAFE_URL, URL_PATTERN
 from ui4a.registry import components, example_path
 
 ALLOWED_KEYWORDS = {
@@ -54,7 +57,10 @@ def test_it_accepts_the_example(signup: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("name", sorted(components()))
 def test_it_accepts_every_component_example(name: str) -> None:
-    example = json.loads(example_path(components()[name]).read_text())
+    text = example_path(components()[name]).read_text()
+    # The grammar spells an image as an https URL only (URL_PATTERN); a data:image one comes
+    # from a designer's upload or hand edit, which the validator takes.
+    example = json.loads(re.sub(r'"data:image/[^"]*"', '"https://example.com/a.png"', text))
     jsonschema.validate(example, json_schema())
 
 
@@ -128,3 +134,19 @@ def test_it_compiles_with_xgrammar() -> None:
     grammar = xgrammar.Grammar.from_json_schema(json.dumps(json_schema()))
     assert time.perf_counter() - start < 1.0
     assert "root" in str(grammar)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(URL_PATTERN, fullmatch=True))
+def test_every_image_url_the_grammar_spells_is_valid(url: str) -> None:
+    """The grammar's image URL is bounded and a subset of what the validator accepts, so a
+    decoded `src` is never a `bad_value` (a URL with a space in it was, on the dev set)."""
+    assert len(url) <= URL_MAX and SAFE_URL.fullmatch(url)
+
+
+def test_the_grammar_spells_no_image_url_with_a_space() -> None:
+    src = json_schema()["$defs"]
+    patterns = [s["pattern"] for s in subschemas(src) if s.get("pattern") == URL_PATTERN]
+    assert patterns, "the image's src is decoded under URL_PATTERN"
+    assert re.fullmatch(URL_PATTERN, "https://example.com/img/fiddle-leaf.jpg")
+    assert not re.fullmatch(URL_PATTERN, "https://example.com/img/fiddle leaf.jpg")

@@ -1,0 +1,130 @@
+"""The request's words favoured while a spec decodes (inference/serving/copy_bias.py): which
+tokens, bounded for any message, added to the right rows of the logits with drafts or without,
+and carried from the engine's request to vLLM's sampler."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from types import SimpleNamespace
+
+import torch
+from vllm.sampling_params import SamplingParams
+from vllm.v1.worker.gpu_model_runner import GPUModelRunner
+
+from inference.serving import copy_bias
+from inference.serving.prompts import request_for
+
+
+def encode_words(text: str) -> list[int]:
+    """A stand-in tokenizer: one id per character (enough to see which words were read)."""
+    return [ord(c) for c in text]
+
+
+def test_content_words_drop_the_words_every_request_says() -> None:
+    words = copy_bias.content_words(
+        "A profile page for Mira Okafor, a florist in Lisbon. Show a Hire button; Mira again."
+    )
+    assert words == ["profile", "Mira", "Okafor", "florist", "Lisbon", "Hire", "button", "again"]
+
+
+def test_the_schemas_own_words_are_left_to_the_grammar() -> None:
+    schema = {
+        "properties": {"t": {"enum": ["button", "input"]}, "label": {"type": "string"}},
+        "anyOf": [{"const": "Dialog"}],
+    }
+    vocabulary = copy_bias.schema_words(schema)
+    assert vocabulary == {"t", "button", "input", "label", "dialog"}
+    words = copy_bias.content_words("Badge ID, password and a big Enter button", vocabulary)
+    assert words == ["Badge", "ID", "password", "big", "Enter"]
+    assert "button" in copy_bias.content_words("an Enter button")
+
+
+def test_prices_and_times_stay_whole() -> None:
+    assert copy_bias.content_words("Hobby $12, Pro $49.50 at 19:00") == [
+        "Hobby",
+        "$12",
+        "Pro",
+        "$49.50",
+        "19:00",
+    ]
+
+
+def test_any_message_is_read_within_bounds() -> None:
+    huge = " ".join(f"word{i}" for i in range(100_000))
+    assert len(copy_bias.content_words(huge)) == copy_bias.MAX_WORDS
+    tokens = copy_bias.favoured_tokens(lambda text: [hash(text + str(i)) for i in range(3)], huge)
+    assert len(tokens) == copy_bias.MAX_TOKENS
+
+
+def test_every_spelling_a_spec_would_use_is_favoured() -> None:
+    tokens = set(copy_bias.favoured_tokens(lambda text: [hash(text)], "lisbon"))
+    assert {hash("lisbon"), hash(" lisbon"), hash("Lisbon"), hash(" Lisbon")} == tokens
+
+
+def test_off_or_empty_says_nothing() -> None:
+    assert copy_bias.extra_args(encode_words, "Mira Okafor", 0.0) == {}
+    assert copy_bias.extra_args(encode_words, "the a and", 2.0) == {}
+    said = copy_bias.extra_args(encode_words, "Mira", 2.0)
+    assert said[copy_bias.EXTRA_ARG]["bias"] == 2.0
+    assert set(said[copy_bias.EXTRA_ARG]["tokens"]) == {ord(c) for c in " MiraMIRA".lower() + "M"}
+
+
+def params(tokens: list[int], bias: float) -> SamplingParams:
+    return SamplingParams(extra_args={copy_bias.EXTRA_ARG: {"tokens": tokens, "bias": bias}})
+
+
+def runner(requests: dict[str, SamplingParams | None]) -> SimpleNamespace:
+    """vLLM's model runner as `sampled_rows` reads it: the batch's order and each request's
+    sampling params."""
+    states = {rid: SimpleNamespace(sampling_params=p) for rid, p in requests.items()}
+    return SimpleNamespace(input_batch=SimpleNamespace(req_ids=list(requests)), requests=states)
+
+
+def test_a_requests_rows_are_its_drafts_and_the_one_after() -> None:
+    batch = runner({"a": params([1], 1.0), "b": None, "c": params([2, 3], 2.0)})
+    drafts = SimpleNamespace(num_draft_tokens=[2, 0, 1])
+    rows = [(first, count) for first, count, _ in copy_bias.sampled_rows(batch, drafts)]
+    assert rows == [(0, 3), (3, 1), (4, 2)]
+    rows = [(first, count) for first, count, _ in copy_bias.sampled_rows(batch, None)]
+    assert rows == [(0, 1), (1, 1), (2, 1)]
+
+
+def test_only_the_asking_requests_rows_and_tokens_move() -> None:
+    batch = runner({"a": params([1], 1.0), "b": SamplingParams(), "c": params([2, 3], 2.0)})
+    logits = torch.zeros(6, 5)
+    logits[5, 3] = float("-inf")  # a token the grammar forbids stays forbidden
+    copy_bias.add_biases(
+        logits, copy_bias.sampled_rows(batch, SimpleNamespace(num_draft_tokens=[2, 0, 1]))
+    )
+    expected = torch.zeros(6, 5)
+    expected[0:3, 1] = 1.0
+    expected[4:6, 2:4] = 2.0
+    expected[5, 3] = float("-inf")
+    assert torch.equal(logits, expected)
+
+
+def test_the_plugin_wraps_vllms_sampling() -> None:
+    from vllm.plugins import load_general_plugins
+
+    load_general_plugins()
+    assert getattr(GPUModelRunner._sample, "__wrapped__", None) is not None, "not installed"
+
+
+def test_the_engine_asks_for_a_specs_bias_and_no_other() -> None:
+    from inference.serving.engine import VllmEngine
+    from inference.settings import EngineSettings
+
+    engine = VllmEngine.__new__(VllmEngine)  # its sampling params only: no model is loaded
+    engine.settings = replace(EngineSettings.from_env(), copy_bias=2.0)
+    engine._tokenizer = SimpleNamespace(encode=lambda text, add_special_tokens: encode_words(text))
+    spec = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt="Mira", max_tokens=9)
+    said = engine._sampling_params(spec).extra_args[copy_bias.EXTRA_ARG]
+    assert said["bias"] == 2.0 and ord("M") in said["tokens"]
+    # The UI4A schema's words are not favoured: "table" is a component.
+    table = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt="table", max_tokens=9)
+    assert not engine._sampling_params(table).extra_args
+    chat = request_for(request_id=str(uuid.uuid4()), expert="chat", prompt="Mira", max_tokens=9)
+    assert not engine._sampling_params(chat).extra_args
+    engine.settings = replace(engine.settings, copy_bias=0.0)
+    assert not engine._sampling_params(spec).extra_args
