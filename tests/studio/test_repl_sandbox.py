@@ -320,7 +320,8 @@ def test_a_sandbox_that_dies_silently_twice_is_refused_and_leaves_nothing(
         sessions.create("key:6")
     assert len(started) == 2
     assert not any(a_sandbox(pid) for pid in started)
-    assert {path.name for path in repl_root.iterdir()} == before
+    # The root's own lock may be new (this test can be its worker's first); no session is left.
+    assert {path.name for path in repl_root.iterdir()} - before <= {"lock"}
     assert sessions.owned("key:6") == []
 
 
