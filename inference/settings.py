@@ -90,6 +90,9 @@ class EngineSettings:
     # (a logit), so the names, fields and options asked for win the model's near-ties
     # (inference/serving/copy_bias.py). `MACARON_COPY_BIAS`; 0: off.
     copy_bias: float = 2.0
+    # A favoured token's bias stops once the spec has written it this many times, so a bias
+    # cannot hold the model in a loop. `MACARON_COPY_BIAS_REPEATS`; 0: never stops.
+    copy_bias_repeats: int = 2
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -130,6 +133,7 @@ class EngineSettings:
             staged_data=env("MACARON_STAGED_DATA", "1") == "1",
             lora_head=env("MACARON_LORA_HEAD", "0") == "1",
             copy_bias=float(env("MACARON_COPY_BIAS", "2")),
+            copy_bias_repeats=int(env("MACARON_COPY_BIAS_REPEATS", "2")),
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

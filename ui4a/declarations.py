@@ -6,7 +6,8 @@ which datasets the tree has named: an expert that names `"data":"rooms"` in a ta
 declares no `rooms` writes an invalid view. Decoded in two stages, it cannot: the head
 (title, theme, root) is decoded under `head_schema`, then the tail under a grammar built from
 what the head names (`tail_schemas`), in which every named dataset is a required property of
-`data`. The engine runs the two stages (inference/serving/staged_decode.py).
+`data` and every state key the tree reads or writes one of `state`. The engine runs the two
+stages (inference/serving/staged_decode.py).
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ui4a import registry
-from ui4a.catalog import MAX_DATASETS
+from ui4a.catalog import MAX_DATASETS, MAX_STATE_KEYS
 from ui4a.fields import NAME_PATTERN, DatasetSlot, kind_of
 from ui4a.tree import pointer, walk
+from ui4a.validate import state_references
 
 Schema = dict[str, Any]
 # Rows one dataset's inline records may have in the tail. Where the ui expert stops on its own it
@@ -130,35 +132,75 @@ def _add(keys: dict[str, list[str]], name: object, found: list[str]) -> None:
 
 @dataclass(frozen=True)
 class TailSchemas:
-    """What may follow the head: `state` (optional), then `data`, required when it must
-    declare `datasets`; each a JSON schema for the property's value."""
+    """What follows the head: `state`, then `data`, each a JSON schema for the property's
+    value. `state` is required where it declares the keys the head reads (`state_keys`, the
+    usual case), optional where they are too many to list, and absent (None) where the head
+    reads none; `data` is required where it declares `datasets`, absent where there are none."""
 
-    state: Schema
-    data: Schema
+    state: Schema | None
+    data: Schema | None
     datasets: tuple[str, ...]
+    state_keys: tuple[str, ...] = ()
 
     @property
     def data_required(self) -> bool:
         return bool(self.datasets)
 
+    @property
+    def state_required(self) -> bool:
+        return bool(self.state_keys)
+
 
 def tail_schemas(schema: Schema, head: object) -> TailSchemas:
-    """The tail of `schema` (a whole spec's) for a decoded `head`: its `data` declares each
-    dataset the head names, and nothing else, as the spec schema allows a dataset to be."""
+    """The tail of `schema` (a whole spec's) for a decoded `head`: its `state` declares each
+    key the head reads or writes, once, with a value of a type it is used as; its `data`
+    declares each dataset the head names, and nothing else, as the spec schema allows a
+    dataset to be. Nothing the head does not name is declared: the view would never show it,
+    and the expert otherwise spends its tokens on rows of a dataset nothing shows."""
     properties = schema["properties"]
+    state, keys = _declared_state(properties["state"], head)
+    datasets = tuple(named_datasets(head))
+    if not datasets:
+        return TailSchemas(state, None, (), keys)
     data = copy.deepcopy(properties["data"])
     data["additionalProperties"] = _rows_capped(data["additionalProperties"])
-    datasets = tuple(named_datasets(head))
-    if datasets:
-        entry = data.pop("additionalProperties")
-        data.pop("maxProperties", None)
-        keyed = row_keys(head)
-        data["properties"] = {
-            name: _rows_keyed(copy.deepcopy(entry), keyed.get(name)) for name in datasets
-        }
-        data["required"] = list(datasets)
-        data["additionalProperties"] = False
-    return TailSchemas(copy.deepcopy(properties["state"]), data, datasets)
+    entry = data.pop("additionalProperties")
+    data.pop("maxProperties", None)
+    keyed = row_keys(head)
+    data["properties"] = {
+        name: _rows_keyed(copy.deepcopy(entry), keyed.get(name)) for name in datasets
+    }
+    data["required"] = list(datasets)
+    data["additionalProperties"] = False
+    return TailSchemas(state, data, datasets, keys)
+
+
+# A state value's JSON type, by the Python type of the default a reference implies.
+JSON_TYPES = {bool: "boolean", int: "number", float: "number", str: "string"}
+ANY_TYPE = ["string", "number", "boolean"]
+
+
+def _declared_state(state: Schema, head: object) -> tuple[Schema | None, tuple[str, ...]]:
+    """The state schema for `head` and the keys it requires: each key the head references
+    (ui4a.validate.state_references), in order, with the value types its uses imply. Past
+    MAX_STATE_KEYS keys the spec schema's own, optional (the spec is then too large anyway)."""
+    types: dict[str, list[str]] = {}
+    for ref in state_references(head):
+        used = types.setdefault(ref.key, [])
+        # A use that implies no type (a progress bar's bind) admits any scalar.
+        kinds = [JSON_TYPES[type(ref.default)]] if type(ref.default) in JSON_TYPES else ANY_TYPE
+        used += [kind for kind in kinds if kind not in used]
+    if not types:
+        return None, ()
+    if len(types) > MAX_STATE_KEYS:
+        return copy.deepcopy(state), ()
+    scalars = state["additionalProperties"]["anyOf"]
+    declared = {
+        key: {"anyOf": [copy.deepcopy(s) for s in scalars if s["type"] in kinds]}
+        for key, kinds in types.items()
+    }
+    schema = {"type": "object", "properties": declared, "required": list(declared)}
+    return {**schema, "additionalProperties": False}, tuple(declared)
 
 
 def _rows_keyed(entry: Schema, keys: list[str] | None) -> Schema:

@@ -15,13 +15,21 @@ the bias travels in `SamplingParams.extra_args` and `install`, a vLLM general pl
 (pyproject.toml), adds it to the sampled rows of the logits in the model runner, the draft rows
 included, before the sampler or the rejection sampler reads them: a draft is then checked
 against the same biased choice the model would make without drafts.
+
+A token's bias fades once the spec has written it `repeats` times: the words are needed where
+the model would not write them unprompted, and a bias that never fades can hold the model in a
+loop ("Sign-in to Sign-in to ..."). The count runs over the spec written so far (a staged
+tail's prompt from `spec_from`, the head it continues, then the output) and, row by row, the
+step's drafts before the row, so drafts still change nothing.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 EXTRA_ARG = "macaron_copy_bias"
@@ -83,37 +91,146 @@ def favoured_tokens(
 
 
 def extra_args(
-    encode: Callable[[str], list[int]], message: str, bias: float, schema: object = None
+    encode: Callable[[str], list[int]],
+    message: str,
+    bias: float,
+    schema: object = None,
+    *,
+    repeats: int = 0,
+    spec_from: int | None = None,
 ) -> dict[str, Any]:
     """`SamplingParams.extra_args` favouring `message`'s words, other than `schema`'s own
-    (schema_words), by `bias`; empty when off."""
+    (schema_words), by `bias`, each token until the spec has written it `repeats` times (0:
+    never fades); the spec starts at prompt token `spec_from` (None: at the output). Empty
+    when off."""
     tokens = favoured_tokens(encode, message, schema_words(schema)) if bias > 0 else []
-    return {EXTRA_ARG: {"tokens": tokens, "bias": bias}} if tokens else {}
+    if not tokens:
+        return {}
+    return {EXTRA_ARG: {"tokens": tokens, "bias": bias, "repeats": repeats, "spec_from": spec_from}}
 
 
-def add_biases(logits: Any, rows: Iterable[tuple[int, int, Any]]) -> None:
-    """Add each (first row, row count, sampling params) request's bias to its rows of
-    `logits` in place."""
+class Written:
+    """How often the spec so far wrote each favoured token: its part of the prompt counted
+    once, its output read on from where the last step's count stopped; and the tokens written
+    `repeats` times (0: none ever are), whose bias is spent."""
+
+    def __init__(self, favoured: list[int], repeats: int, prompt_part: list[int]) -> None:
+        self.favoured = favoured
+        self.known = frozenset(favoured)
+        self.repeats = repeats
+        self.in_prompt = [t for t in prompt_part if t in self.known]
+        self.counts: Counter[int] = Counter()
+        self.spent: frozenset[int] = frozenset()
+        self.outputs_read = 0
+        self._live: tuple[frozenset[int], list[int]] = (frozenset(), favoured)
+        self._count(self.in_prompt)
+
+    def update(self, outputs: list[int]) -> None:
+        if len(outputs) < self.outputs_read:  # an output is never taken back; if it were
+            self.counts, self.spent, self.outputs_read = Counter(), frozenset(), 0
+            self._count(self.in_prompt)
+        self._count(outputs[self.outputs_read :])
+        self.outputs_read = len(outputs)
+
+    def _count(self, written: list[int]) -> None:
+        found = [t for t in written if t in self.known]
+        self.counts.update(found)
+        if self.repeats > 0:
+            self.spent |= {t for t in found if self.counts[t] >= self.repeats}
+
+    def live(self, spent: frozenset[int]) -> list[int]:
+        """The favoured tokens not in `spent`, the same list while `spent` stays the same."""
+        if spent != self._live[0]:
+            self._live = (spent, [t for t in self.favoured if t not in spent])
+        return self._live[1]
+
+    def rows(self, count: int, drafts: list[int]) -> Iterator[list[int]]:
+        """The live tokens of each of `count` rows, row j counting drafts 0..j-1 as written
+        (row j is only kept if they are accepted)."""
+        spent, more = self.spent, Counter[int]()
+        for row in range(count):
+            drafted = drafts[row - 1] if row > 0 else None
+            if self.repeats > 0 and drafted in self.known:
+                more[drafted] += 1
+                if self.counts[drafted] + more[drafted] >= self.repeats:
+                    spent = spent | {drafted}
+            yield self.live(spent)
+
+
+@dataclass
+class RequestRows:
+    """One request's rows of a step's logits: its drafts' and the one after them."""
+
+    first: int
+    count: int
+    bias: float = 0.0  # 0: the request asked for none
+    written: Written | None = None
+    drafts: list[int] = field(default_factory=list)  # the step's draft token ids
+
+
+def add_biases(logits: Any, batch: Iterable[RequestRows]) -> None:
+    """Add each request's bias to its rows of `logits` in place: rows alike (the usual case)
+    take one indexed add together."""
     import torch
 
-    for first, count, params in rows:
-        wanted = (getattr(params, "extra_args", None) or {}).get(EXTRA_ARG)
-        if not wanted:
+    for rows in batch:
+        if rows.written is None or not rows.bias:
             continue
-        index = torch.tensor(wanted["tokens"], dtype=torch.long, device=logits.device)
-        logits[first : first + count, index] += float(wanted["bias"])
+        runs: list[tuple[int, list[int]]] = []  # (rows in the run, its tokens)
+        for tokens in rows.written.rows(rows.count, rows.drafts):
+            if runs and runs[-1][1] is tokens:
+                runs[-1] = (runs[-1][0] + 1, tokens)
+            else:
+                runs.append((1, tokens))
+        first = rows.first
+        for count, tokens in runs:
+            if tokens:
+                index = torch.tensor(tokens, dtype=torch.long, device=logits.device)
+                logits[first : first + count, index] += rows.bias
+            first += count
 
 
-def sampled_rows(runner: Any, spec_decode_metadata: Any) -> Iterable[tuple[int, int, Any]]:
-    """(first row, row count, sampling params) of each request in the runner's batch: a
-    request's rows are its drafts' and the one after them, in batch order."""
-    drafts = spec_decode_metadata.num_draft_tokens if spec_decode_metadata is not None else None
-    first = 0
+def _wanted(state: Any) -> dict[str, Any] | None:
+    params = getattr(state, "sampling_params", None)
+    wanted: dict[str, Any] | None = (getattr(params, "extra_args", None) or {}).get(EXTRA_ARG)
+    return wanted or None
+
+
+def _written(state: Any, wanted: dict[str, Any], kept: dict[str, Written], req_id: str) -> Written:
+    """The request's counts of favoured tokens written, brought up to this step."""
+    written = kept.get(req_id)
+    if written is None:
+        spec_from = wanted.get("spec_from")
+        prompt = list(state.prompt_token_ids or ()) if spec_from is not None else []
+        repeats = int(wanted.get("repeats") or 0)
+        written = kept[req_id] = Written(wanted["tokens"], repeats, prompt[spec_from:])
+    written.update(state.output_token_ids)
+    return written
+
+
+def sampled_rows(runner: Any, spec_decode_metadata: Any) -> Iterable[RequestRows]:
+    """The rows of each request in the runner's batch, in batch order. Each biased request's
+    counts are kept on the runner while it is in the batch (a request back after leaving it
+    is counted again)."""
+    meta = spec_decode_metadata
+    drafts = meta.num_draft_tokens if meta is not None else None
+    draft_ids: list[int] = meta.draft_token_ids.tolist() if meta is not None else []
+    kept: dict[str, Written] = getattr(runner, "macaron_copy_bias_written", {})
+    in_batch = set(runner.input_batch.req_ids)
+    runner.macaron_copy_bias_written = kept = {k: v for k, v in kept.items() if k in in_batch}
+    first = drafted = 0
     for index, req_id in enumerate(runner.input_batch.req_ids):
         count = 1 + (drafts[index] if drafts is not None else 0)
         state = runner.requests.get(req_id)
-        yield first, count, state.sampling_params if state is not None else None
+        wanted = _wanted(state)
+        if wanted is None:
+            yield RequestRows(first, count)
+        else:
+            written = _written(state, wanted, kept, req_id)
+            mine = draft_ids[drafted : drafted + count - 1]
+            yield RequestRows(first, count, float(wanted["bias"]), written, mine)
         first += count
+        drafted += count - 1
 
 
 def _biased(sample: Callable[..., Any]) -> Callable[..., Any]:

@@ -337,10 +337,16 @@ class VllmEngine:
         return local_ref(request.expert, self.settings.adapter_root)
 
     def _sampling_params(
-        self, request: GenerationRequest, *, max_tokens: int | None = None, **structured: Any
+        self,
+        request: GenerationRequest,
+        *,
+        max_tokens: int | None = None,
+        spec_from: int | None = None,
+        **structured: Any,
     ) -> Any:
         """`structured`: a stage's own `json` schema or `grammar` (staged_decode), in place of
-        the request's schema."""
+        the request's schema; `spec_from`: where in the stage's prompt the spec begins (a
+        tail's continues its head's)."""
         from vllm.sampling_params import RequestOutputKind, SamplingParams, StructuredOutputsParams
 
         if not structured and request.json_schema is not None:
@@ -353,10 +359,10 @@ class VllmEngine:
             stop=list(request.stop) or None,
             output_kind=RequestOutputKind.DELTA,
             structured_outputs=StructuredOutputsParams(**structured) if structured else None,
-            extra_args=self._copy_bias(request) or None,
+            extra_args=self._copy_bias(request, spec_from) or None,
         )
 
-    def _copy_bias(self, request: GenerationRequest) -> dict[str, Any]:
+    def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
         """The latest user message's words favoured, for a UI4A spec (copy_bias.py)."""
         users = [m.content for m in request.messages if m.role == "user"]
         schema = request.json_schema
@@ -366,7 +372,14 @@ class VllmEngine:
         def encode(text: str) -> list[int]:
             return list(self._tokenizer.encode(text, add_special_tokens=False))
 
-        return copy_bias.extra_args(encode, users[-1], self.settings.copy_bias, schema)
+        return copy_bias.extra_args(
+            encode,
+            users[-1],
+            self.settings.copy_bias,
+            schema,
+            repeats=self.settings.copy_bias_repeats,
+            spec_from=spec_from,
+        )
 
     def _staged(self, request: GenerationRequest) -> bool:
         """Whether `request` decodes a UI4A spec in two stages (EngineSettings.staged_data)."""

@@ -57,16 +57,15 @@ def first_stage_schema(schema_text: str) -> str:
 
 def tail_grammar(respelled: str, tail: TailSchemas) -> str:
     """The second stage's grammar: `respelled` (the text of the head's last token before the
-    spec's closing brace), an optional state, the data (required where it declares datasets),
-    then the closing brace."""
-    data = _property("data", tail.data)
-    parts = [
-        _optional(_property("state", tail.state)),
-        data if tail.data_required else _optional(data),
-        _literal("}"),
-    ]
-    if respelled:
-        parts.insert(0, _literal(respelled))
+    spec's closing brace), the state and the data where the tail has them (TailSchemas), then
+    the closing brace."""
+    parts = [_literal(respelled)] if respelled else []
+    if tail.state is not None:
+        state = _property("state", tail.state)
+        parts.append(state if tail.state_required else _optional(state))
+    if tail.data is not None:
+        parts.append(_property("data", tail.data))
+    parts.append(_literal("}"))
     return str(xgr.Grammar.concat(*parts))
 
 
@@ -181,7 +180,9 @@ async def staged(
         left = max(1, max_tokens - len(cut.kept_ids))
         run = Run(
             generate(
-                tail_prompt, params(max_tokens=left, grammar=grammar), tail_request_id(request_id)
+                tail_prompt,
+                params(max_tokens=left, grammar=grammar, spec_from=len(head.prompt_ids)),
+                tail_request_id(request_id),
             ),
             tokens_before=len(cut.kept_ids),
         )

@@ -70,38 +70,112 @@ def test_off_or_empty_says_nothing() -> None:
     assert set(said[copy_bias.EXTRA_ARG]["tokens"]) == {ord(c) for c in " MiraMIRA".lower() + "M"}
 
 
-def params(tokens: list[int], bias: float) -> SamplingParams:
-    return SamplingParams(extra_args={copy_bias.EXTRA_ARG: {"tokens": tokens, "bias": bias}})
+def params(tokens: list[int], bias: float, **more: object) -> SamplingParams:
+    wanted = {"tokens": tokens, "bias": bias, **more}
+    return SamplingParams(extra_args={copy_bias.EXTRA_ARG: wanted})
 
 
-def runner(requests: dict[str, SamplingParams | None]) -> SimpleNamespace:
+def runner(
+    requests: dict[str, SamplingParams | None], outputs: dict[str, list[int]] | None = None
+) -> SimpleNamespace:
     """vLLM's model runner as `sampled_rows` reads it: the batch's order and each request's
-    sampling params."""
-    states = {rid: SimpleNamespace(sampling_params=p) for rid, p in requests.items()}
+    sampling params, prompt and output token ids."""
+    states = {
+        rid: SimpleNamespace(
+            sampling_params=p,
+            prompt_token_ids=[],
+            output_token_ids=(outputs or {}).get(rid, []),
+        )
+        for rid, p in requests.items()
+    }
     return SimpleNamespace(input_batch=SimpleNamespace(req_ids=list(requests)), requests=states)
+
+
+def drafted(*drafts: list[int]) -> SimpleNamespace:
+    """A step's SpecDecodeMetadata as `sampled_rows` reads it."""
+    flat = [t for ids in drafts for t in ids]
+    return SimpleNamespace(
+        num_draft_tokens=[len(ids) for ids in drafts], draft_token_ids=torch.tensor(flat)
+    )
 
 
 def test_a_requests_rows_are_its_drafts_and_the_one_after() -> None:
     batch = runner({"a": params([1], 1.0), "b": None, "c": params([2, 3], 2.0)})
-    drafts = SimpleNamespace(num_draft_tokens=[2, 0, 1])
-    rows = [(first, count) for first, count, _ in copy_bias.sampled_rows(batch, drafts)]
-    assert rows == [(0, 3), (3, 1), (4, 2)]
-    rows = [(first, count) for first, count, _ in copy_bias.sampled_rows(batch, None)]
-    assert rows == [(0, 1), (1, 1), (2, 1)]
+    rows = [
+        (r.first, r.count, r.drafts)
+        for r in copy_bias.sampled_rows(batch, drafted([4, 1], [], [2]))
+    ]
+    assert rows == [(0, 3, [4, 1]), (3, 1, []), (4, 2, [2])]
+    rows = [(r.first, r.count, r.drafts) for r in copy_bias.sampled_rows(batch, None)]
+    assert rows == [(0, 1, []), (1, 1, []), (2, 1, [])]
 
 
 def test_only_the_asking_requests_rows_and_tokens_move() -> None:
     batch = runner({"a": params([1], 1.0), "b": SamplingParams(), "c": params([2, 3], 2.0)})
     logits = torch.zeros(6, 5)
     logits[5, 3] = float("-inf")  # a token the grammar forbids stays forbidden
-    copy_bias.add_biases(
-        logits, copy_bias.sampled_rows(batch, SimpleNamespace(num_draft_tokens=[2, 0, 1]))
-    )
+    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, drafted([0, 0], [], [4])))
     expected = torch.zeros(6, 5)
     expected[0:3, 1] = 1.0
     expected[4:6, 2:4] = 2.0
     expected[5, 3] = float("-inf")
     assert torch.equal(logits, expected)
+
+
+def biased_rows(batch: SimpleNamespace, drafts: SimpleNamespace | None, rows: int) -> torch.Tensor:
+    logits = torch.zeros(rows, 5)
+    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, drafts))
+    return logits
+
+
+def test_a_token_written_repeats_times_loses_its_bias() -> None:
+    asking = params([1, 2], 1.0, repeats=2)
+    assert biased_rows(runner({"a": asking}, {"a": [1, 0, 2]}), None, 1).tolist() == [
+        [0, 1, 1, 0, 0]
+    ]
+    assert biased_rows(runner({"a": asking}, {"a": [1, 0, 2, 1]}), None, 1).tolist() == [
+        [0, 0, 1, 0, 0]
+    ]
+    never = params([1, 2], 1.0, repeats=0)
+    assert biased_rows(runner({"a": never}, {"a": [1] * 9}), None, 1).tolist() == [[0, 1, 1, 0, 0]]
+
+
+def test_a_rows_earlier_drafts_count_as_written() -> None:
+    """Row j is sampled as if drafts 0..j-1 were accepted, so it is biased as an engine
+    without drafts would bias it after writing them."""
+    asking = params([1, 2], 1.0, repeats=2)
+    logits = biased_rows(runner({"a": asking}, {"a": [1]}), drafted([1, 2, 2]), 4)
+    assert logits.tolist() == [[0, 1, 1, 0, 0], [0, 0, 1, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 0, 0]]
+
+
+def test_a_tails_count_starts_where_its_prompt_holds_the_head() -> None:
+    # The prompt is [9, 9] and the spec starts at its second token: a 9 is written already.
+    asking = params([1, 4], 1.0, repeats=2, spec_from=1)
+    batch = runner({"a": asking}, {"a": [4]})
+    batch.requests["a"].prompt_token_ids = [4, 4]
+    assert biased_rows(batch, None, 1).tolist() == [[0, 1, 0, 0, 0]]
+    from_output = params([1, 4], 1.0, repeats=2)  # a head's: its prompt is the request's
+    batch.requests["a"].sampling_params = from_output
+    batch.macaron_copy_bias_written.clear()
+    assert biased_rows(batch, None, 1).tolist() == [[0, 1, 0, 0, 1]]
+    said = copy_bias.extra_args(encode_words, "Mira", 2.0, repeats=3, spec_from=7)
+    assert said[copy_bias.EXTRA_ARG]["repeats"] == 3
+    assert said[copy_bias.EXTRA_ARG]["spec_from"] == 7
+
+
+def test_counts_follow_the_output_step_by_step_and_leave_with_the_request() -> None:
+    asking = params([1], 1.0, repeats=2)
+    batch = runner({"a": asking})
+    outputs = batch.requests["a"].output_token_ids
+    assert biased_rows(batch, None, 1)[0, 1] == 1.0
+    outputs.append(1)
+    assert biased_rows(batch, None, 1)[0, 1] == 1.0
+    outputs.append(1)
+    assert biased_rows(batch, None, 1)[0, 1] == 0.0
+    assert set(batch.macaron_copy_bias_written) == {"a"}
+    batch.input_batch.req_ids.clear()
+    biased_rows(batch, None, 0)
+    assert batch.macaron_copy_bias_written == {}
 
 
 def test_the_plugin_wraps_vllms_sampling() -> None:
@@ -128,3 +202,15 @@ def test_the_engine_asks_for_a_specs_bias_and_no_other() -> None:
     assert not engine._sampling_params(chat).extra_args
     engine.settings = replace(engine.settings, copy_bias=0.0)
     assert not engine._sampling_params(spec).extra_args
+
+
+def test_rows_alike_share_one_token_list_step_after_step() -> None:
+    """The steady state costs one indexed add a request a step, not one a row."""
+    written = copy_bias.Written([1, 2, 3], 2, [])
+    written.update([1, 1])
+    first = list(written.rows(3, [7, 8]))
+    assert first[0] == [2, 3] and first[0] is first[1] is first[2]
+    written.update([1, 1, 7])
+    assert next(written.rows(1, [])) is first[0]
+    split = list(written.rows(3, [2, 2]))
+    assert split == [[2, 3], [2, 3], [3]] and split[0] is split[1]

@@ -32,8 +32,8 @@ from ui4a.validate import validate
 BASE = Path(EngineSettings.from_env().model)
 SCHEMA = ui4a.json_schema(queries=False)
 HEAD = (
-    '{"title":"Rooms","root":{"t":"page","c":[{"t":"table","data":"rooms","cols":["room"],'
-    '"title":"Rooms"}]}}'
+    '{"title":"Rooms","root":{"t":"page","c":[{"t":"input","label":"Search","bind":"q"},'
+    '{"t":"table","data":"rooms","cols":["room"],"title":"Rooms"}]}}'
 )
 TAIL = ',"state":{"q":""},"data":{"rooms":[{"room":"Aurora"},{"room":"Comet"}]}}'
 
@@ -82,18 +82,19 @@ def test_the_tail_grammar_makes_data_declare_every_named_dataset(
     tail = tail_schemas(SCHEMA, json.loads(HEAD))
     grammar = tail_grammar("}]", tail)
     assert accepts(compiler, grammar, "}]" + TAIL)
-    assert accepts(compiler, grammar, '}],"data":{"rooms":[]}}')
-    assert not accepts(compiler, grammar, "}]}")  # no data: the table would name nothing
-    assert not accepts(compiler, grammar, '}],"data":{"other":[]}}')
-    assert not accepts(compiler, grammar, '}],"data":{"rooms":[]}')  # not closed
-    assert not accepts(compiler, grammar, '}], "data":{"rooms":[]}}')  # the spec has no spaces
+    assert accepts(compiler, grammar, '}],"state":{"q":""},"data":{"rooms":[]}}')
+    assert not accepts(compiler, grammar, '}],"state":{"q":""}}')  # the table names nothing
+    assert not accepts(compiler, grammar, '}],"state":{"q":""},"data":{"other":[]}}')
+    assert not accepts(compiler, grammar, '}],"state":{"q":""},"data":{"rooms":[]}')  # not closed
+    assert not accepts(compiler, grammar, '}],"state":{"q":""}, "data":{"rooms":[]}}')  # no spaces
+    assert not accepts(compiler, grammar, '}],"data":{"rooms":[]}}')  # the input binds nothing
 
 
 def test_over_a_projects_tables_the_tail_grammar_names_only_their_columns(
     compiler: xgr.GrammarCompiler,
 ) -> None:
     grammar = tail_grammar("}]", tail_schemas(SCHEMAS["queries over tables"], json.loads(HEAD)))
-    read = '}],"data":{"rooms":{"from":"orders",%s}}}'
+    read = '}],"state":{"q":""},"data":{"rooms":{"from":"orders",%s}}}'
     assert accepts(compiler, grammar, read % '"group":"sold_on:month","agg":{"eur":"sum"}')
     assert accepts(compiler, grammar, read % '"group":"blend","agg":{"n":"count","t":"max:eur"}')
     assert accepts(compiler, grammar, read % '"columns":["sold_on","eur"],"limit":15')
@@ -101,13 +102,26 @@ def test_over_a_projects_tables_the_tail_grammar_names_only_their_columns(
     assert not accepts(compiler, grammar, read % '"group":"blend:month"')
     assert not accepts(compiler, grammar, read % '"agg":{"bags":"sum"}')
     assert not accepts(compiler, grammar, read % '"columns":["price"]')
-    assert not accepts(compiler, grammar, '}],"data":{"rooms":{"from":"sales"}}}')
+    assert not accepts(compiler, grammar, '}],"state":{"q":""},"data":{"rooms":{"from":"sales"}}}')
 
 
-def test_a_head_that_names_nothing_may_end_at_once(compiler: xgr.GrammarCompiler) -> None:
+def test_a_head_that_names_nothing_ends_at_once(compiler: xgr.GrammarCompiler) -> None:
     tail = tail_schemas(SCHEMA, {"root": {"t": "page", "c": []}})
     assert accepts(compiler, tail_grammar("", tail), "}")
-    assert accepts(compiler, tail_grammar("", tail), ',"state":{"n":1}}')
+    assert not accepts(compiler, tail_grammar("", tail), ',"state":{"n":1}}')
+    assert not accepts(compiler, tail_grammar("", tail), ',"data":{"any":[]}}')
+
+
+def test_the_tail_grammar_declares_each_key_the_head_uses_once(
+    compiler: xgr.GrammarCompiler,
+) -> None:
+    head = {"root": {"t": "page", "c": [{"t": "switch", "label": "Dark", "bind": "dark"}]}}
+    grammar = tail_grammar("", tail_schemas(SCHEMA, head))
+    assert accepts(compiler, grammar, ',"state":{"dark":false}}')
+    assert not accepts(compiler, grammar, "}")  # the switch would bind nothing
+    assert not accepts(compiler, grammar, ',"state":{"dark":false,"dark":true}}')
+    assert not accepts(compiler, grammar, ',"state":{"dark":"on"}}')
+    assert not accepts(compiler, grammar, ',"state":{"dark":false,"n":1}}')
 
 
 def test_the_head_is_cut_before_its_closing_token(tokenizer: Any) -> None:

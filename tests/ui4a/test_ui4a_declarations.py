@@ -1,5 +1,6 @@
 """Staged decoding's spec side (ui4a/declarations.py): the head schema ends the spec after the
-root, and the tail schema makes `data` declare every dataset the head named, and only those."""
+root, and the tail schema makes `data` declare every dataset the head named, and `state` every
+key it reads or writes, and only those."""
 
 from __future__ import annotations
 
@@ -82,7 +83,10 @@ def test_the_tail_requires_every_named_dataset_and_nothing_else() -> None:
             jsonschema.validate({k: v for k, v in declared.items() if k != missing}, tail.data)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**declared, "other": rows}, tail.data)
-    jsonschema.validate({"draft": "", "page": 1}, tail.state)
+    assert tail.state_keys == ("draft",)
+    jsonschema.validate({"draft": ""}, tail.state)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"draft": "", "page": 1}, tail.state)
 
 
 def test_a_tail_over_uploads_may_declare_a_query() -> None:
@@ -91,21 +95,53 @@ def test_a_tail_over_uploads_may_declare_a_query() -> None:
     jsonschema.validate({"trips": query, "spend": [], "notes": []}, tail.data)
 
 
-def test_a_head_that_names_no_dataset_may_leave_data_out() -> None:
-    schema = ui4a.json_schema(queries=False)
-    tail = tail_schemas(schema, {"root": {"t": "page", "c": []}})
-    assert not tail.data_required
-    assert "required" not in tail.data
-    jsonschema.validate({"any": [{"a": 1}]}, tail.data)
+def test_a_head_that_names_nothing_declares_nothing() -> None:
+    """Rows or keys nothing shows are tokens spent on nothing, and a free name may be no word
+    (the expert wrote a dataset " Ideas" that no table named)."""
+    tail = tail_schemas(ui4a.json_schema(queries=False), {"root": {"t": "page", "c": []}})
+    assert not tail.data_required and not tail.state_required
+    assert tail.data is None and tail.state is None
+
+
+def test_the_state_declares_each_key_the_head_uses_with_the_types_it_is_used_as() -> None:
+    head = {
+        "root": {
+            "t": "page",
+            "c": [
+                {"t": "switch", "label": "Dark", "bind": "dark"},
+                {"t": "text", "text": "Step {step} of 3", "if": "step=2"},
+                {"t": "button", "label": "Next", "on": {"do": "increment", "path": "step"}},
+                {"t": "input", "label": "Name", "bind": "name"},
+                {"t": "text", "text": "Hi {name}", "if": "name"},
+                {"t": "progress", "label": "Done", "bind": "done"},
+            ],
+        }
+    }
+    tail = tail_schemas(ui4a.json_schema(queries=False), head)
+    assert tail.state_required and tail.state_keys == ("dark", "step", "name", "done")
+    assert tail.state is not None
+    jsonschema.validate({"dark": False, "step": 1, "name": "", "done": 3}, tail.state)
+    # Used as both, or as nothing in particular (a progress bar's bind).
+    jsonschema.validate({"dark": False, "step": "", "name": False, "done": "3"}, tail.state)
+    for wrong in ({"dark": "no", "step": 1, "name": "", "done": 3}, {"dark": False, "step": 1}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(wrong, tail.state)
+
+
+def test_past_the_most_state_keys_the_state_is_the_spec_schemas_own() -> None:
+    switches = [{"t": "switch", "label": f"S{i}", "bind": f"s{i}"} for i in range(17)]
+    tail = tail_schemas(ui4a.json_schema(queries=False), {"root": {"t": "page", "c": switches}})
+    assert not tail.state_required
+    assert tail.state == ui4a.json_schema(queries=False)["properties"]["state"]
 
 
 @pytest.mark.parametrize("queries", [False, True])
-@pytest.mark.parametrize("head", [HEAD, {"root": {"t": "page", "c": []}}])
-def test_the_tail_ends_a_dataset_that_repeats_rows(queries: bool, head: dict[str, Any]) -> None:
+def test_the_tail_ends_a_dataset_that_repeats_rows(queries: bool) -> None:
     """The expert's runaway: one row written again and again, to the token limit."""
-    data = tail_schemas(ui4a.json_schema(queries=queries), head).data
-    name = named_datasets(head)[0] if named_datasets(head) else "any"
-    others: dict[str, list[Any]] = {n: [] for n in named_datasets(head) if n != name}
+    data = tail_schemas(ui4a.json_schema(queries=queries), HEAD).data
+    assert data is not None
+    name = "trips"
+    others: dict[str, list[Any]] = {n: [] for n in named_datasets(HEAD) if n != name}
     row = {"city": "Oslo", "date": "2026-05-01"}
     jsonschema.validate({name: [row] * TAIL_ROWS, **others}, data)
     with pytest.raises(jsonschema.ValidationError):
@@ -173,6 +209,7 @@ def test_row_keys_are_what_the_head_shows_of_each_dataset() -> None:
 def test_the_tail_rows_have_exactly_the_keys_the_head_shows() -> None:
     """The dev set's runaways: keys no column shows, and one key repeated to the token limit."""
     data = tail_schemas(ui4a.json_schema(queries=False), HEAD).data
+    assert data is not None
     spend = [{"month": "May", "eur": 3}]
     row = {"city": "Oslo", "date": "2026-05-01"}
     jsonschema.validate({"trips": [row], "spend": spend, "notes": [{"text": "hi"}]}, data)
