@@ -58,7 +58,9 @@ class Socket:
         self.tally = Tally()
         self.texts: dict[str, tuple[int, str]] = {}  # generation -> (seq, text) put together
         self.last_batch: dict[str, int] = {}  # generation -> the seq of its latest batch
-        self.resyncing: set[str] = set()
+        # Batches that arrive while a resync is on its way, by seq: the snapshot is read from
+        # the row when the server gets the resync, so it may be older than some of them.
+        self.held: dict[str, dict[int, str]] = {}
 
     def send(self, message: dict[str, Any]) -> None:
         self.connection.send(json.dumps(message))
@@ -66,36 +68,56 @@ class Socket:
     def take(self, frame: dict[str, Any]) -> str | None:
         """Apply one frame; returns the generation it ended, if it did."""
         kind, generation = frame.get("type"), str(frame.get("generation", ""))
-        seq, text = self.texts.get(generation, (0, ""))
-        tally = self.tally
         if kind == "error":
-            tally.errors.append(str(frame.get("code")))
+            self.tally.errors.append(str(frame.get("code")))
         elif kind == "generation.delta":
-            tally.batches += 1
-            if frame["seq"] <= self.last_batch.get(generation, 0):
-                tally.out_of_order += 1  # older than a batch that came before it
-            self.last_batch[generation] = max(frame["seq"], self.last_batch.get(generation, 0))
-            if frame["seq"] == seq + 1:
-                self.texts[generation] = (frame["seq"], text + frame["delta"])
-            elif frame["seq"] > seq + 1 and generation not in self.resyncing:
-                tally.gaps += 1  # repaired by a resync, as the studio page does
-                self.resyncing.add(generation)
-                self.send({"type": "resync", "generation": generation})
+            self._batch(generation, frame["seq"], frame["delta"])
         elif kind == "generation.snapshot":
-            self.resyncing.discard(generation)
-            if frame["seq"] >= seq:
-                self.texts[generation] = (frame["seq"], frame["text"])
+            self._snapshot(generation, frame["seq"], frame["text"])
         elif kind == "generation.done":
-            tally.finished += 1
-            # The final message carries the whole text: it must be what the batches built,
-            # unless a resync for this generation is still on its way.
-            if text != frame["text"] and generation not in self.resyncing:
-                tally.mismatched += 1
-            for state in (self.texts, self.last_batch):
-                state.pop(generation, None)
-            self.resyncing.discard(generation)
+            self._done(generation, frame["text"])
             return generation
         return None
+
+    def _batch(self, generation: str, seq: int, delta: str) -> None:
+        tally = self.tally
+        tally.batches += 1
+        if seq <= self.last_batch.get(generation, 0):
+            tally.out_of_order += 1  # older than a batch that came before it
+        self.last_batch[generation] = max(seq, self.last_batch.get(generation, 0))
+        known, text = self.texts.get(generation, (0, ""))
+        if generation in self.held:
+            self.held[generation][seq] = delta
+        elif seq == known + 1:
+            self.texts[generation] = (seq, text + delta)
+        elif seq > known + 1:
+            tally.gaps += 1  # repaired by a resync, as the studio page does
+            self.held[generation] = {seq: delta}
+            self.send({"type": "resync", "generation": generation})
+
+    def _snapshot(self, generation: str, seq: int, text: str) -> None:
+        held = self.held.pop(generation, None)
+        if held is None:
+            return  # an answer to a resync that the generation's end already settled
+        if seq >= self.texts.get(generation, (0, ""))[0]:
+            self.texts[generation] = (seq, text)
+        seq, text = self.texts[generation]
+        while seq + 1 in held:
+            seq, text = seq + 1, text + held.pop(seq + 1)
+        self.texts[generation] = (seq, text)
+        if any(later > seq for later in held):  # still a hole: ask again
+            self.held[generation] = {later: d for later, d in held.items() if later > seq}
+            self.send({"type": "resync", "generation": generation})
+
+    def _done(self, generation: str, final: str) -> None:
+        self.tally.finished += 1
+        # The final message carries the whole text: it must be what the batches built, unless
+        # a resync is still on its way, or the socket joined too late to see any batch.
+        seen = self.texts.get(generation)
+        if seen is not None and seen[1] != final and generation not in self.held:
+            self.tally.mismatched += 1
+        for state in (self.texts, self.last_batch, self.held):
+            state.pop(generation, None)
 
     def pump(self, until: float) -> str | None:
         """Read frames until a generation ends (returns it) or `until` passes."""

@@ -106,11 +106,15 @@ def test_a_warm_start_begins_from_the_given_adapter(tmp_path: Path) -> None:
     cold = tiny_config(tmp_path / "cold", tmp_path / "w1")
     train(cold, records, [], log=lambda _: None)
     # With a learning rate of 0 nothing moves: the adapter written is the one it started from.
-    warm = tiny_config(tmp_path / "warm", tmp_path / "w2", lr=0.0, init_adapter=cold.out)
+    warm = tiny_config(
+        tmp_path / "warm", tmp_path / "w2", lr=0.0, init_adapter=cold.out, edit_pairs=True
+    )
     lines: list[str] = []
     manifest = train(warm, records, [], log=lines.append)
     assert lines[0] == f"warm start from {cold.out}"
     assert "--init-adapter" in manifest["reproduce"] and len(manifest["warm_start_sha256"]) == 64
+    # The edit design is rebuilt from the same records by the command's own flag.
+    assert manifest["reproduce"].endswith(" --edit-pairs")
     before = load_file(cold.out / "adapter_model.safetensors")
     after = load_file(warm.out / "adapter_model.safetensors")
     assert before.keys() == after.keys()

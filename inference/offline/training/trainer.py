@@ -50,6 +50,8 @@ class TrainConfig:
     # Trained on one kind of example plus a replay of the others (focus.py); "" for all.
     focus: str = ""
     focus_share: float = 0.5
+    # Retrieve-then-edit pairs (datasets/edit_pairs.py) instead of the records as they are.
+    edit_pairs: bool = False
     # Recompute activations in the backward pass: about a third more compute, but a batch of
     # 4 x 1024 tokens needs about 1 GB instead of 10, which the shared 24 GB machine cannot spare.
     gradient_checkpointing: bool = True
@@ -278,6 +280,7 @@ def train(
             f"--targets {','.join(cfg.targets)}"
             + (f" --init-adapter {cfg.init_adapter}" if cfg.init_adapter else "")
             + (f" --focus {cfg.focus} --focus-share {cfg.focus_share}" if cfg.focus else "")
+            + (" --edit-pairs" if cfg.edit_pairs else "")
         ),
     }
     if cfg.init_adapter is not None:

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from inference.experts import EXPERTS, adapter_dir
 from inference.offline.datasets.build import dataset_home, read_split, records_for
+from inference.offline.datasets.edit_pairs import edit_mix
 from inference.offline.training.focus import focus_mix
 from inference.offline.training.trainer import TrainConfig, train
 from inference.paths import data_home
@@ -52,6 +53,11 @@ class Command(BaseCommand):
             help="train on this kind of example plus a replay of the others (with --init-adapter)",
         )
         parser.add_argument("--focus-share", type=float, default=0.5)
+        parser.add_argument(
+            "--edit-pairs",
+            action="store_true",
+            help="ui: train retrieve-then-edit (a neighbour's prompt and spec, then the request)",
+        )
         parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
         parser.add_argument("--install", action="store_true", help="write var/adapters/NAME")
 
@@ -71,6 +77,8 @@ class Command(BaseCommand):
         if o["focus"]:
             train_set = focus_mix(train_set, o["focus"], o["focus_share"], o["seed"])
             eval_set = focus_mix(eval_set, o["focus"], o["focus_share"], o["seed"])
+        if o["edit_pairs"]:
+            train_set, eval_set = edit_mix(train_set, eval_set, o["seed"])
         cfg = TrainConfig(
             expert=name,
             base=o["base"] or Path(EngineSettings.from_env().model),
@@ -87,6 +95,7 @@ class Command(BaseCommand):
             init_adapter=o["init_adapter"],
             focus=o["focus"] or "",
             focus_share=o["focus_share"],
+            edit_pairs=o["edit_pairs"],
             targets=[t.strip() for t in o["targets"].split(",") if t.strip()],
         )
         train(cfg, train_set, eval_set, resume=o["resume"], log=self.stdout.write)
