@@ -263,13 +263,14 @@ def _check_references(spec: dict[str, Any]) -> list[Problem]:
             if field.kind == "data" and isinstance(value, str) and value not in aims.datasets:
                 found.append(Problem(pointer(where), "unknown_dataset", f"no dataset {value!r}"))
             if field.kind == "action":
-                for i, one in _actions_at(value):
+                for i, one in actions_at(value):
                     at = where if i is None else (*where, i)
                     found += _check_target(one, at, aims, above, component)
     return found
 
 
-def _actions_at(on: object) -> list[tuple[int | None, dict[str, Any]]]:
+def actions_at(on: object) -> list[tuple[int | None, dict[str, Any]]]:
+    """An `on` field's actions (one, or a list of them), each with its index in the list."""
     if isinstance(on, dict):
         return [(None, on)]
     if isinstance(on, list):
@@ -335,7 +336,7 @@ def state_references(spec: object) -> list[StateRef]:
                     if clause is not None and clause.key:
                         refs.append(StateRef((*where, n), clause.key, ""))
             elif field.kind == "action":
-                for i, one in _actions_at(value):
+                for i, one in actions_at(value):
                     at = where if i is None else (*where, i)
                     refs += _action_refs(one, at)
     return refs

@@ -29,7 +29,7 @@ from inference.serving.cpu_lora import WRAPPER
 from inference.serving.lora_path_check import PROBE, engine_core_threads, verify_lora_path
 from inference.serving.prefix_cache import PrefixCacheCounter, PrefixCacheStats
 from inference.serving.residency import LoraResidency
-from inference.serving.staged_decode import Run, first_stage_schema, staged, tail_request_id
+from inference.serving.staged_decode import Run, first_stage_schema, stage_request_ids, staged
 from inference.settings import EngineSettings, thread_environment
 from ui4a.declarations import is_staged_schema
 
@@ -479,8 +479,8 @@ class VllmEngine:
 
     def abort(self, request_id: str) -> None:
         if not self._closed:
-            # A staged generation's second stage runs under an id of its own.
-            self._call(self._llm.abort([request_id, tail_request_id(request_id)]))
+            # A staged generation's later stages run under ids of their own.
+            self._call(self._llm.abort(stage_request_ids(request_id)))
 
     def load_adapter(self, ref: AdapterRef) -> float:
         return float(self._call(self.residency.preload(ref)))

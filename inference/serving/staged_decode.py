@@ -1,12 +1,18 @@
 """Staged decoding of a UI4A spec, on the engine's side: the head, then a tail built for it.
 
 The first stage decodes the head (title, theme, root) under `ui4a.declarations.head_schema`,
-which ends the spec right after the root. The second continues the same text: its prompt is the
+which ends the spec right after the root. The last continues the same text: its prompt is the
 first stage's prompt and output token ids, less the token that closed the spec, so the prefix
 cache holds all of it but the last block; its grammar (`tail_grammar`) re-spells that token's
 text up to the closing brace, then admits an optional `"state"` and a `"data"` that declares
 every dataset the head named (`ui4a.declarations.tail_schemas`), then the brace. The caller
-streams one text: the head without its closing brace, then the tail after the re-spelled part.
+streams one text: the head without its closing brackets, then what the later stages add after
+their re-spelled parts.
+
+A head may open a dialog it never draws: the button comes first, and a grammar cannot look
+ahead to require the dialog. Then a middle stage draws each such dialog as the page's last
+child (`dialogs_grammar`), cut in before the page's closing brackets the same way; the tail
+follows it. A dialog is modal, so where it sits in the page does not matter.
 
 vLLM takes a request's grammar as text, so the tail's is xgrammar's own EBNF, assembled from
 grammars xgrammar builds from the JSON schemas with the options the spec's grammar has.
@@ -24,11 +30,21 @@ from typing import Any
 import xgrammar as xgr
 
 from inference.serving.grammar_compiler import vllm_json_options
-from ui4a.declarations import TailSchemas, head_schema, is_staged_schema, tail_schemas
+from ui4a.declarations import (
+    TailSchemas,
+    dialog_schema,
+    dialogs_to_draw,
+    head_schema,
+    is_staged_schema,
+    tail_schemas,
+)
 
 log = logging.getLogger(__name__)
 # One line a staged generation, which UI4A-Bench reads back (bench/ui4a_bench/tail_waits.py).
 TAIL_STARTED = "staged decode: the tail (%s) began %.0f ms after the head"
+DIALOGS_DRAWN = "staged decode: drew the dialogs the head opens but never draws: %s"
+# What closes a head whose page has children: the page's children, the page, the spec.
+PAGE_END = "]}}"
 
 # The options vLLM compiles the spec's schema with (its engine disables any whitespace).
 JSON_OPTIONS = vllm_json_options(disable_any_whitespace=True)
@@ -69,6 +85,25 @@ def tail_grammar(respelled: str, tail: TailSchemas) -> str:
     return str(xgr.Grammar.concat(*parts))
 
 
+def dialogs_grammar(respelled: str, schema: dict[str, Any], keys: list[str]) -> str:
+    """The middle stage's grammar: `respelled` (the text of the head's token holding the page's
+    closing bracket, up to it), one dialog bound to each of `keys`, then the page's end."""
+    parts = [_literal(respelled)] if respelled else []
+    for key in keys:
+        dialog = xgr.Grammar.from_json_schema(
+            json.dumps(dialog_schema(schema, key)), **JSON_OPTIONS
+        )
+        parts += [_literal(","), dialog]
+    parts.append(_literal(PAGE_END))
+    return str(xgr.Grammar.concat(*parts))
+
+
+def trailing_closers(text: str) -> str:
+    """The brackets and braces `text` ends with, which a later stage may cut in before: held
+    back from the stream until more text follows them."""
+    return text[len(text.rstrip("]}")) :]
+
+
 @dataclass(frozen=True)
 class HeadEnd:
     """Where the head's output is cut for the tail: the ids the tail's prompt keeps, and the
@@ -93,6 +128,29 @@ def head_end(output_ids: list[int], tokenizer: Any) -> HeadEnd | None:
     return HeadEnd(ids[:-1], last[:-1])
 
 
+def cut_at(output_ids: list[int], tokenizer: Any, text: str, position: int) -> HeadEnd | None:
+    """Cut the output `text` was decoded from before the token holding `text[position]`: the
+    ids before it and that token's text up to `position`. None if the ids do not spell `text`
+    token by token (a cut there could not be re-spelled)."""
+    ids = list(output_ids)
+    stop_ids = set(getattr(tokenizer, "all_special_ids", ()) or ())
+    while ids and ids[-1] in stop_ids:
+        ids.pop()
+    low, high = 0, len(ids)  # the fewest ids whose text reaches past `position`
+    while low < high:
+        middle = (low + high) // 2
+        if len(tokenizer.decode(ids[:middle])) > position:
+            high = middle
+        else:
+            low = middle + 1
+    if low == 0:
+        return None
+    before = tokenizer.decode(ids[: low - 1])
+    if len(before) > position or before != text[: len(before)]:
+        return None
+    return HeadEnd(ids[: low - 1], text[len(before) : position])
+
+
 def _spec(head_text: str) -> dict[str, Any] | None:
     """The finished head as a spec, if it is one closed by its last character (the grammar
     makes it so; the stream must end whatever a backend did)."""
@@ -113,6 +171,36 @@ class Piece:
     prompt_tokens: int
 
 
+@dataclass
+class Spec:
+    """The spec's text as the stages write it, and how much of it is streamed: the brackets
+    and braces it ends with are held back, since a later stage may cut in before them."""
+
+    text: str = ""
+    sent: int = 0
+    tokens: int = 0
+    reason: str | None = None
+    prompt_tokens: int = 0
+
+    def add(self, text: str, tokens: int, reason: str | None) -> None:
+        self.text, self.tokens, self.reason = self.text + text, tokens, reason
+
+    def cut(self, position: int) -> None:
+        """Drop the text from `position` on, which was held back, never streamed."""
+        assert position >= self.sent, (position, self.sent)
+        self.text = self.text[:position]
+
+    def flush(self, *, hold: bool = True, last: bool = False) -> Piece:
+        """What is not streamed yet (less the closers it ends with, if `hold`), as a piece; the
+        `last` ends the generation with the last stage's finish reason."""
+        keep = len(self.text) - (len(trailing_closers(self.text)) if hold else 0)
+        keep = max(keep, self.sent)
+        reason = self.reason if last else None
+        piece = Piece(self.text[self.sent : keep], self.tokens, reason, self.prompt_tokens)
+        self.sent = keep
+        return piece
+
+
 # vLLM's `generate(prompt, sampling_params, request_id)`, with the request's LoRA bound.
 Generate = Callable[[Any, Any, str], AsyncIterator[Any]]
 # A stage's sampling parameters: `max_tokens` and one of `json` (a schema) or `grammar` (EBNF).
@@ -121,6 +209,15 @@ StageParams = Callable[..., Any]
 
 def tail_request_id(request_id: str) -> str:
     return f"{request_id}:tail"
+
+
+def dialogs_request_id(request_id: str) -> str:
+    return f"{request_id}:dialogs"
+
+
+def stage_request_ids(request_id: str) -> list[str]:
+    """Every id a staged generation's stages may run under, for an abort."""
+    return [request_id, dialogs_request_id(request_id), tail_request_id(request_id)]
 
 
 class Run:
@@ -154,48 +251,80 @@ async def staged(
     tokenizer: Any,
     max_tokens: int,
 ) -> AsyncIterator[Piece]:
-    """A spec decoded as a head then a tail (the module's docstring), streamed as one text. A
-    head that ends otherwise than with its closing brace (cut off, aborted) ends the generation
-    as it is."""
+    """A spec decoded as a head, the dialogs it opens but never draws, then a tail (the module's
+    docstring), streamed as one text. A stage that ends otherwise than as its grammar closes
+    (cut off, aborted) ends the generation as it is."""
     head = Run(
         generate(prompt, params(max_tokens=max_tokens, json=head_schema(schema)), request_id)
     )
-    text = held = ""  # the head's text, and a closing brace held back from the stream
+    spec = Spec()
     async for piece in head.pieces():
-        text += piece.text
-        out = held + piece.text
-        held = "}" if out.endswith("}") else ""
+        spec.prompt_tokens = piece.prompt_tokens
+        spec.add(piece.text, piece.tokens, piece.finish_reason)
         if piece.finish_reason is None:
-            yield Piece(out[: len(out) - len(held)], piece.tokens, None, piece.prompt_tokens)
-            continue
-        cut = head_end(head.output_ids, tokenizer) if piece.finish_reason == "stop" else None
-        decoded = _spec(text) if cut is not None else None
-        if cut is None or decoded is None:  # the head alone, as it ended
-            yield Piece(out, piece.tokens, piece.finish_reason, piece.prompt_tokens)
-            return
-        yield Piece(out[:-1], piece.tokens, None, piece.prompt_tokens)
-        tail = tail_schemas(schema, decoded)
-        grammar = tail_grammar(cut.respelled, tail)
-        tail_prompt = {"prompt_token_ids": head.prompt_ids + cut.kept_ids}
-        left = max(1, max_tokens - len(cut.kept_ids))
-        run = Run(
-            generate(
-                tail_prompt,
-                params(max_tokens=left, grammar=grammar, spec_from=len(head.prompt_ids)),
-                tail_request_id(request_id),
-            ),
-            tokens_before=len(cut.kept_ids),
-        )
-        skip = len(cut.respelled)  # streamed already, as the head's
-        started = time.perf_counter()
-        async for more in run.pieces():
-            if started:  # the tail's grammar compile and its prompt's uncached part, in all
-                log.info(
-                    TAIL_STARTED,
-                    ", ".join(tail.datasets) or "no datasets",
-                    1000 * (time.perf_counter() - started),
-                )
-                started = 0.0
-            yield Piece(more.text[skip:], more.tokens, more.finish_reason, piece.prompt_tokens)
-            skip = max(0, skip - len(more.text))
+            yield spec.flush()
+    ids = head.output_ids
+    decoded = _spec(spec.text) if spec.reason == "stop" else None
+    if decoded is None:  # the head alone, as it ended
+        yield spec.flush(hold=False, last=True)
         return
+    keys = dialogs_to_draw(schema, decoded) if spec.text.endswith(PAGE_END) else []
+    page_end = len(spec.text) - len(PAGE_END)
+    page = cut_at(ids, tokenizer, spec.text, page_end) if keys else None
+    if page is not None:
+        log.info(DIALOGS_DRAWN, ", ".join(keys))
+        spec.cut(page_end)
+        yield spec.flush()
+        dialogs = Run(
+            generate(
+                {"prompt_token_ids": head.prompt_ids + page.kept_ids},
+                params(
+                    max_tokens=max(1, max_tokens - len(page.kept_ids)),
+                    grammar=dialogs_grammar(page.respelled, schema, keys),
+                    spec_from=len(head.prompt_ids),
+                ),
+                dialogs_request_id(request_id),
+            ),
+            tokens_before=len(page.kept_ids),
+        )
+        skip = len(page.respelled)  # streamed already, as the head's
+        async for more in dialogs.pieces():
+            spec.add(more.text[skip:], more.tokens, more.finish_reason)
+            skip = max(0, skip - len(more.text))
+            if more.finish_reason is None:
+                yield spec.flush()
+        ids = page.kept_ids + dialogs.output_ids
+        decoded = _spec(spec.text) if spec.reason == "stop" else None
+        if decoded is None:
+            yield spec.flush(hold=False, last=True)
+            return
+    cut = head_end(ids, tokenizer)
+    if cut is None:
+        yield spec.flush(hold=False, last=True)
+        return
+    spec.cut(len(spec.text) - 1)  # the spec's closing brace: the tail writes it again
+    yield spec.flush(hold=False)
+    tail = tail_schemas(schema, decoded)
+    grammar = tail_grammar(cut.respelled, tail)
+    tail_prompt = {"prompt_token_ids": head.prompt_ids + cut.kept_ids}
+    left = max(1, max_tokens - len(cut.kept_ids))
+    run = Run(
+        generate(
+            tail_prompt,
+            params(max_tokens=left, grammar=grammar, spec_from=len(head.prompt_ids)),
+            tail_request_id(request_id),
+        ),
+        tokens_before=len(cut.kept_ids),
+    )
+    skip = len(cut.respelled)  # streamed already, as the head's
+    started = time.perf_counter()
+    async for more in run.pieces():
+        if started:  # the tail's grammar compile and its prompt's uncached part, in all
+            log.info(
+                TAIL_STARTED,
+                ", ".join(tail.datasets) or "no datasets",
+                1000 * (time.perf_counter() - started),
+            )
+            started = 0.0
+        yield Piece(more.text[skip:], more.tokens, more.finish_reason, spec.prompt_tokens)
+        skip = max(0, skip - len(more.text))

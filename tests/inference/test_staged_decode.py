@@ -17,7 +17,10 @@ import xgrammar as xgr
 import ui4a
 from inference.serving.staged_decode import (
     JSON_OPTIONS,
+    PAGE_END,
     Piece,
+    cut_at,
+    dialogs_request_id,
     first_stage_schema,
     head_end,
     staged,
@@ -25,7 +28,7 @@ from inference.serving.staged_decode import (
     tail_request_id,
 )
 from inference.settings import EngineSettings
-from ui4a.declarations import tail_schemas
+from ui4a.declarations import dialogs_to_draw, tail_schemas, unbound_dialogs
 from ui4a.tables import Column, Table
 from ui4a.validate import validate
 
@@ -236,3 +239,82 @@ def test_a_head_that_is_no_spec_ends_the_generation_as_it_is(tokenizer: Any) -> 
     assert "".join(p.text for p in pieces) == unclosed
     assert pieces[-1].finish_reason == "stop"
     assert len(generate.calls) == 1
+
+
+# A head that opens a dialog it never draws (the button is written first, and the head's
+# grammar cannot look ahead), as the expert wrote three of the dev set's 150 specs.
+OPENS = (
+    '{"title":"Pets","root":{"t":"page","c":[{"t":"text","text":"Rex"},'
+    '{"t":"button","label":"Delete pet","on":{"do":"open","path":"confirm"}}]}}'
+)
+DIALOG = (
+    ',{"t":"dialog","title":"Delete Rex?","bind":"confirm","c":[{"t":"button","label":"Cancel",'
+    '"on":{"do":"close","path":"confirm"}}]}'
+)
+
+
+def test_a_dialog_the_head_opens_but_never_draws_is_to_be_drawn() -> None:
+    head = json.loads(OPENS)
+    assert unbound_dialogs(head) == ["confirm"] and dialogs_to_draw(SCHEMA, head) == ["confirm"]
+    drawn = json.loads(OPENS[: -len(PAGE_END)] + DIALOG + PAGE_END)
+    assert unbound_dialogs(drawn) == []
+    # A page that cannot hold one more child gets none: the spec stays invalid, and ends.
+    full = {**head, "root": {"t": "page", "c": head["root"]["c"] * 4}}
+    assert unbound_dialogs(full) == ["confirm"] and dialogs_to_draw(SCHEMA, full) == []
+
+
+def test_the_head_is_cut_before_the_pages_closing_bracket(tokenizer: Any) -> None:
+    ids = tokenizer.encode(OPENS)
+    at = len(OPENS) - len(PAGE_END)
+    cut = cut_at([*ids, tokenizer.eos_token_id], tokenizer, OPENS, at)
+    assert cut is not None
+    assert tokenizer.decode(cut.kept_ids) + cut.respelled == OPENS[:at]
+    assert cut_at(ids, tokenizer, '{"other":1}', at) is None  # not what the ids spell
+
+
+def test_a_middle_stage_draws_the_dialog_and_the_tail_declares_its_key(
+    tokenizer: Any, compiler: xgr.GrammarCompiler
+) -> None:
+    page = cut_at(tokenizer.encode(OPENS), tokenizer, OPENS, len(OPENS) - len(PAGE_END))
+    assert page is not None
+    dialog_text = page.respelled + DIALOG + PAGE_END  # what the middle stage's grammar makes
+    dialog_ids = [*tokenizer.encode(dialog_text), tokenizer.eos_token_id]
+    cut = head_end(page.kept_ids + dialog_ids, tokenizer)
+    assert cut is not None
+    tail_text = cut.respelled + ',"state":{"confirm":false}}'
+    generate = ScriptedGenerate(
+        tokenizer,
+        {
+            "r1": (OPENS, "stop"),
+            dialogs_request_id("r1"): (dialog_text, "stop"),
+            tail_request_id("r1"): (tail_text, "stop"),
+        },
+    )
+    pieces = run(generate)
+    text = "".join(p.text for p in pieces)
+    assert text == OPENS[: -len(PAGE_END)] + DIALOG + ']},"state":{"confirm":false}}'
+    assert validate(json.loads(text)) == []
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
+    (_, _, _), (dialog_prompt, dialog_params, _), (tail_prompt, tail_params, _) = generate.calls
+    assert dialog_prompt == {"prompt_token_ids": [1, 2, 3, *page.kept_ids]}
+    assert dialog_params["spec_from"] == 3  # the copy bias counts the spec from the head on
+    assert accepts(compiler, dialog_params["grammar"], dialog_text)
+    other = dialog_text.replace('"bind":"confirm"', '"bind":"other"')
+    assert not accepts(compiler, dialog_params["grammar"], other)
+    assert not accepts(compiler, dialog_params["grammar"], page.respelled + PAGE_END)
+    assert tail_prompt == {"prompt_token_ids": [1, 2, 3, *cut.kept_ids]}
+    assert accepts(compiler, tail_params["grammar"], tail_text)
+    tail_ids = [*tokenizer.encode(tail_text), tokenizer.eos_token_id]
+    assert pieces[-1].tokens == len(cut.kept_ids) + len(tail_ids)
+
+
+def test_a_middle_stage_cut_off_ends_the_generation_as_it_is(tokenizer: Any) -> None:
+    page = cut_at(tokenizer.encode(OPENS), tokenizer, OPENS, len(OPENS) - len(PAGE_END))
+    assert page is not None
+    partial = page.respelled + DIALOG[:20]
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (OPENS, "stop"), dialogs_request_id("r1"): (partial, "length")}
+    )
+    pieces = run(generate)
+    assert "".join(p.text for p in pieces) == OPENS[: -len(PAGE_END)] + DIALOG[:20]
+    assert pieces[-1].finish_reason == "length" and len(generate.calls) == 2

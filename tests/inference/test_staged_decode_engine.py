@@ -5,6 +5,7 @@ The two prompts are dev-set screens whose one-stage specs named a dataset they n
 from __future__ import annotations
 
 import json
+import logging
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -17,6 +18,7 @@ from inference.serving.prompts import request_for
 from inference.settings import EngineSettings
 from ui4a.declarations import named_datasets
 from ui4a.repair import repair
+from ui4a.validate import validate
 
 pytestmark = pytest.mark.engine
 
@@ -85,3 +87,38 @@ def test_the_first_stage_writes_the_root_one_stage_writes(
     for alone, staged in zip(one_stage, two_stages, strict=True):
         assert staged["root"] == alone["root"]
         assert staged.get("title") == alone.get("title")
+
+
+# A dev-set screen whose greedy head, with the copy bias as served, opens a `confirm` dialog it
+# never draws: "Delete pet" opens it, and the tree ends without it.
+OPENS_A_DIALOG = (
+    "vet appointment booking with pet name, species dropdown (Dog, Cat, Rabbit, Other), reason "
+    "for visit textarea and preferred day"
+)
+
+
+def test_a_dialog_the_head_opens_but_never_draws_is_drawn_by_the_middle_stage(
+    engine: VllmEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    served = EngineSettings.from_env()
+    engine.settings = replace(
+        engine.settings,
+        staged_data=True,
+        copy_bias=served.copy_bias,
+        copy_bias_repeats=served.copy_bias_repeats,
+    )
+    try:
+        request = request_for(
+            request_id=str(uuid.uuid4()), expert="ui", prompt=OPENS_A_DIALOG, max_tokens=700
+        )
+        with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
+            deltas = list(engine.stream(request))
+    finally:
+        engine.settings = replace(engine.settings, copy_bias=0.0)
+    # The stage ran (so the prompt still exercises it), and the spec it ends is valid.
+    assert any("never draws: confirm" in r.getMessage() for r in caplog.records), caplog.text
+    assert deltas[-1].finish_reason == "stop"
+    spec = json.loads("".join(d.text for d in deltas))
+    assert validate(spec) == [], spec
+    dialogs = [n for n in spec["root"]["c"] if n.get("t") == "dialog"]
+    assert [d["bind"] for d in dialogs] == ["confirm"] and dialogs[0]["c"], dialogs
