@@ -18,10 +18,7 @@ tokenizer, their seconds the lookup's.
 from __future__ import annotations
 
 import json
-import math
-import re
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,12 +27,9 @@ import ui4a
 from bench.ui4a_bench.devset import DevPrompt
 from bench.ui4a_bench.generate import Generated
 from inference.offline.datasets.build import records_for
+from inference.offline.datasets.retrieval import PromptIndex
 
 BASELINES = ("retrieval", "fixed")
-
-
-def words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
 
 
 @dataclass(frozen=True)
@@ -45,29 +39,17 @@ class Example:
 
 
 class Retriever:
-    """TF-IDF nearest neighbour over the ui training prompts."""
+    """TF-IDF nearest neighbour over the ui training prompts (the index the retrieve-then-edit
+    training pairs draw from)."""
 
     def __init__(self, examples: list[Example]) -> None:
         self.examples = examples
-        bags = [Counter(words(e.prompt)) for e in examples]
-        df: Counter[str] = Counter(w for bag in bags for w in bag)
-        self.idf = {w: math.log(len(examples) / n) + 1.0 for w, n in df.items()}
-        self.vectors = [self._vector(bag) for bag in bags]
-
-    def _vector(self, bag: Counter[str]) -> dict[str, float]:
-        weights = {w: n * self.idf[w] for w, n in bag.items() if w in self.idf}
-        norm = math.sqrt(sum(v * v for v in weights.values())) or 1.0
-        return {w: v / norm for w, v in weights.items()}
+        self.index = PromptIndex([e.prompt for e in examples])
 
     def nearest(self, prompt: str) -> tuple[Example, float]:
         """The closest example and its cosine; ties go to the earliest example."""
-        query = self._vector(Counter(words(prompt)))
-        best, best_score = 0, -1.0
-        for index, vector in enumerate(self.vectors):
-            score = sum(weight * vector.get(w, 0.0) for w, weight in query.items())
-            if score > best_score:
-                best, best_score = index, score
-        return self.examples[best], best_score
+        [(best, score)] = self.index.nearest(prompt)
+        return self.examples[best], score
 
 
 def training_examples(seed: int = 0) -> list[Example]:

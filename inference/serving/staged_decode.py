@@ -113,13 +113,19 @@ class HeadEnd:
     respelled: str
 
 
-def head_end(output_ids: list[int], tokenizer: Any) -> HeadEnd | None:
-    """Cut a finished head's output before the token holding the spec's closing brace (its last
-    but any end-of-sequence ids); None if the output does not end as a head does."""
+def _without_stop_ids(output_ids: list[int], tokenizer: Any) -> list[int]:
+    """The output less the end-of-sequence (special) ids it ends with."""
     ids = list(output_ids)
     stop_ids = set(getattr(tokenizer, "all_special_ids", ()) or ())
     while ids and ids[-1] in stop_ids:
         ids.pop()
+    return ids
+
+
+def head_end(output_ids: list[int], tokenizer: Any) -> HeadEnd | None:
+    """Cut a finished head's output before the token holding the spec's closing brace (its last
+    but any end-of-sequence ids); None if the output does not end as a head does."""
+    ids = _without_stop_ids(output_ids, tokenizer)
     if not ids:
         return None
     last = tokenizer.decode(ids[-1:])
@@ -132,10 +138,7 @@ def cut_at(output_ids: list[int], tokenizer: Any, text: str, position: int) -> H
     """Cut the output `text` was decoded from before the token holding `text[position]`: the
     ids before it and that token's text up to `position`. None if the ids do not spell `text`
     token by token (a cut there could not be re-spelled)."""
-    ids = list(output_ids)
-    stop_ids = set(getattr(tokenizer, "all_special_ids", ()) or ())
-    while ids and ids[-1] in stop_ids:
-        ids.pop()
+    ids = _without_stop_ids(output_ids, tokenizer)
     low, high = 0, len(ids)  # the fewest ids whose text reaches past `position`
     while low < high:
         middle = (low + high) // 2

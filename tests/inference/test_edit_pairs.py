@@ -3,8 +3,11 @@ spec, neighbours from the training split alone, the screen's own split kept."""
 
 from __future__ import annotations
 
+import pytest
+
 from inference.offline.datasets.common import Record, record, turn
-from inference.offline.datasets.edit_pairs import edit_mix, edit_pairs, nearest
+from inference.offline.datasets.edit_pairs import edit_mix, edit_pairs
+from inference.offline.datasets.retrieval import PromptIndex
 
 
 def screen(prompt: str, spec: str, split: str = "train", kind: str = "garden") -> Record:
@@ -20,14 +23,19 @@ LIBRARY = [
 ]
 
 
-def test_nearest_ranks_by_shared_rare_words_and_never_returns_the_query_itself() -> None:
+def test_nearest_ranks_by_shared_rare_words_and_never_returns_the_skipped_prompt() -> None:
     prompts = [r["messages"][0]["content"] for r in LIBRARY]
-    ranked = nearest(prompts, prompts, top=2)
+    index = PromptIndex(prompts)
+    ranked = [[i for i, _ in index.nearest(p, 2, skip=n)] for n, p in enumerate(prompts)]
     assert ranked[0][0] == 1 and ranked[1][0] == 0
     assert ranked[2][0] == 3 and ranked[3][0] == 2
     assert all(i not in near for i, near in enumerate(ranked))
     # A query that is not in the library may get any of it, the closest first.
-    assert nearest(["songs on a playlist"], prompts, top=1) == [[3]]
+    [(best, cosine)] = index.nearest("songs on a playlist")
+    assert best == 3 and 0 < cosine < 1
+    # Unskipped, a prompt of the library is its own nearest, at a cosine of 1.
+    [(itself, cosine)] = index.nearest(prompts[2])
+    assert itself == 2 and cosine == pytest.approx(1.0)
 
 
 def test_each_screen_follows_a_neighbours_prompt_and_spec_in_its_own_split() -> None:

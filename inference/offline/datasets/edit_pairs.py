@@ -14,19 +14,13 @@ generation.
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
 from random import Random
 
 from inference.offline.datasets.common import Record, record, turn
+from inference.offline.datasets.retrieval import PromptIndex
 
 EDIT = "edit"
 DATA_DASHBOARD = "data-dashboard"  # prompts over a dataset's profile: not screens to edit
-
-
-def words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
 
 
 def screens(records: list[Record]) -> list[Record]:
@@ -43,44 +37,6 @@ def screens(records: list[Record]) -> list[Record]:
     return out
 
 
-def nearest(queries: list[str], library: list[str], top: int) -> list[list[int]]:
-    """For each query, the indices of the `top` library prompts closest to it by TF-IDF cosine
-    (weights from the library), best first, ties to the earlier index; never the query itself."""
-    import numpy as np
-
-    bags = [Counter(words(p)) for p in library]
-    df = Counter(w for bag in bags for w in bag)
-    idf = {w: math.log(len(library) / n) + 1.0 for w, n in df.items()}
-
-    def unit(bag: Counter[str]) -> dict[str, float]:
-        weights = {w: n * idf[w] for w, n in bag.items() if w in idf}
-        norm = math.sqrt(sum(v * v for v in weights.values())) or 1.0
-        return {w: v / norm for w, v in weights.items()}
-
-    # An inverted index: each word's library rows and weights, so a query touches only the
-    # rows that share a word with it.
-    rows: dict[str, list[int]] = {}
-    weights: dict[str, list[float]] = {}
-    for row, bag in enumerate(bags):
-        for word, weight in unit(bag).items():
-            rows.setdefault(word, []).append(row)
-            weights.setdefault(word, []).append(weight)
-    postings = {w: (np.array(rows[w]), np.array(weights[w])) for w in rows}
-    position = {p: i for i, p in enumerate(library)}
-    out: list[list[int]] = []
-    for query in queries:
-        scores = np.zeros(len(library))
-        for word, weight in unit(Counter(words(query))).items():
-            where, values = postings[word]
-            scores[where] += weight * values
-        same = position.get(query)
-        if same is not None:
-            scores[same] = -np.inf
-        # A stable sort of the negated scores: equal scores keep library order.
-        out.append([int(i) for i in np.argsort(-scores, kind="stable")[:top]])
-    return out
-
-
 def edit_pairs(
     records: list[Record], library: list[Record], *, seed: int = 0, top: int = 8
 ) -> list[Record]:
@@ -88,12 +44,13 @@ def edit_pairs(
     the screens of `library` (the training split, for train and eval records alike)."""
     targets, shelf = screens(records), screens(library)
     prompts = [r["messages"][0]["content"] for r in shelf]
-    neighbours = nearest([r["messages"][0]["content"] for r in targets], prompts, top)
+    index, position = PromptIndex(prompts), {p: i for i, p in enumerate(prompts)}
     rng = Random(seed)
     out = []
-    for rec, near in zip(targets, neighbours, strict=True):
-        answer = rec["messages"][1]["content"]
-        choices = [i for i in near if shelf[i]["messages"][1]["content"] != answer]
+    for rec in targets:
+        prompt, answer = rec["messages"][0]["content"], rec["messages"][1]["content"]
+        near = index.nearest(prompt, top, skip=position.get(prompt))  # never itself
+        choices = [i for i, _ in near if shelf[i]["messages"][1]["content"] != answer]
         if not choices:
             continue
         other = shelf[rng.choice(choices)]["messages"]
