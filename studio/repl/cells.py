@@ -92,28 +92,36 @@ class KernelConnection:
     def wait_ready(self, *, seconds: float, alive: Callable[[], bool]) -> None:
         """Until the kernel answers on shell and its iopub reaches us (a fresh subscriber
         misses what is published before it is joined: kernel_info is asked until it is)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            msg_id = self.client.kernel_info()
-            ask_again = time.monotonic() + 1.0
-            while time.monotonic() < min(ask_again, deadline):
-                if not alive():
-                    raise KernelDiedStarting("the kernel stopped while starting")
-                try:
-                    message = self.client.get_iopub_msg(timeout=POLL_SECONDS)
-                except queue.Empty:
-                    continue
-                if message["parent_header"].get("msg_id") == msg_id:
-                    self._drain_shell()
-                    return
-        raise KernelUnreachable(f"the kernel did not answer within {seconds:.0f} s")
+        self._wait_for_iopub(seconds=seconds, alive=alive, welcome_will_do=False)
 
-    def _drain_shell(self) -> None:
-        while True:
+    def wait_joined(self, *, seconds: float, alive: Callable[[], bool]) -> None:
+        """Until this connection's iopub subscription has joined the running kernel: a cell
+        sent before could publish its result before the join and its "idle" after, and come
+        back empty. The kernel welcomes each subscriber as it joins; kernel_info is asked only
+        if no welcome came within a second."""
+        self._wait_for_iopub(seconds=seconds, alive=alive, welcome_will_do=True)
+
+    def _wait_for_iopub(
+        self, *, seconds: float, alive: Callable[[], bool], welcome_will_do: bool
+    ) -> None:
+        now = time.monotonic()
+        deadline = now + seconds
+        asked = None if welcome_will_do else self.client.kernel_info()
+        ask_again = now + 1.0
+        while (now := time.monotonic()) < deadline:
+            if now > ask_again:
+                asked, ask_again = self.client.kernel_info(), now + 1.0
+            if not alive():
+                raise KernelDiedStarting("the kernel stopped while starting")
             try:
-                self.client.get_shell_msg(timeout=0.05)
+                message = self.client.get_iopub_msg(timeout=POLL_SECONDS)
             except queue.Empty:
+                continue
+            if welcome_will_do and message["msg_type"] == "iopub_welcome":
                 return
+            if asked is not None and message["parent_header"].get("msg_id") == asked:
+                return
+        raise KernelUnreachable(f"the kernel did not answer within {seconds:.0f} s")
 
     def dropped_messages(self) -> bool:
         dropped = False

@@ -20,6 +20,40 @@ LIMITS = {
     "file_bytes": resource.RLIMIT_FSIZE,
 }
 
+# What ipykernel_launcher does, plus the host's modules on sys.path (`-I` ignores PYTHONPATH,
+# and the kernel is a new process, so this is the only way in), and less memory per cell.
+# IPython 9 keeps every cell's printed text, and the text of its result and traceback, for the
+# kernel's whole life (for `%history -o`): a session that printed 100 MB and then 100 MB again
+# held both, until a later cell failed with a MemoryError. Here printed text is never kept, and
+# the rest is forgotten when its cell ends. `Out` and `_` keep the results, as in any IPython.
+BOOT = """
+import sys
+sys.path.append(sys.argv.pop(1))
+import zmq
+from ipykernel.kernelapp import IPKernelApp
+
+class Unkept(dict):
+    def __missing__(self, key):
+        return []
+
+app = IPKernelApp.instance()
+app.initialize()
+# Welcome every subscriber that joins, also while another is joined (each cell's client is
+# new, and waits for its welcome before it sends the cell): on the iopub thread, which owns
+# the socket.
+verbose = lambda: app.iopub_socket.setsockopt(zmq.XPUB_VERBOSE, 1)
+app.iopub_thread.io_loop.add_callback(verbose)
+history = app.shell.history_manager
+history.outputs = Unkept()
+
+def forget(result):
+    history.output_hist_reprs.clear()
+    history.exceptions.clear()
+
+app.shell.events.register("post_run_cell", forget)
+app.start()
+"""
+
 
 def main() -> None:
     plan = json.loads(sys.argv[1])
@@ -27,13 +61,7 @@ def main() -> None:
     for name, which in LIMITS.items():
         value = int(plan[name])
         resource.setrlimit(which, (value, value))
-    # What ipykernel_launcher does, plus the host's modules on sys.path: `-I` ignores
-    # PYTHONPATH, and the kernel is a new process, so this is the only way in.
-    boot = (
-        "import sys; sys.path.append(sys.argv.pop(1)); "
-        "from ipykernel import kernelapp; kernelapp.launch_new_instance()"
-    )
-    argv = [sys.executable, "-I", "-c", boot, plan["library"], "-f", plan["connection_file"]]
+    argv = [sys.executable, "-I", "-c", BOOT, plan["library"], "-f", plan["connection_file"]]
     # No history database in the home folder: nothing there the user did not write.
     argv += ["--HistoryManager.enabled=False"]
     os.execv(sys.executable, argv)

@@ -59,6 +59,8 @@ from studio.repl.sandbox import (
 log = logging.getLogger(__name__)
 SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 READY_SECONDS = 30.0
+# How long a running kernel may take to let a new connection's iopub join, before its cell.
+JOIN_SECONDS = 10.0
 # A sandbox that ends before its kernel first answers, having said nothing, is started again
 # this many times in all before the request is refused: on a loaded host a fresh sandbox has
 # died in its first 0.2 s without a word (bench/RESULTS.md, the agent bench of 2026-12-02 and
@@ -227,9 +229,9 @@ class ReplSessions:
         if state.status != "running":
             return state, [], None
         records = log_read(folder, after=after) if state.logged > after else []
-        # A cell under way for longer than a cell, its interrupt and a restart take was left
-        # by a process that died: not shown.
-        stale = self.config.cell_seconds + INTERRUPT_GRACE_SECONDS + READY_SECONDS
+        # A cell under way for longer than joining, a cell, its interrupt and a restart take
+        # was left by a process that died: not shown.
+        stale = JOIN_SECONDS + self.config.cell_seconds + INTERRUPT_GRACE_SECONDS + READY_SECONDS
         return state, records, log_running_cell(folder, stale_after=stale)
 
     def reset(self, session_id: str, owner: str, *, by: str | None = None) -> SessionState:
@@ -356,28 +358,43 @@ class ReplSessions:
     def _run(self, folder: Path, state: SessionState, code: str) -> CellResult:
         config = self.config
         processes_before = _process_count(folder)
+
+        def alive() -> bool:
+            return sandbox_alive(state.pid, marker=state.id)
+
         with self._connect(folder) as kernel:
-            cell = kernel.run(
-                code,
-                wall_seconds=config.cell_seconds,
-                output_bytes=config.output_bytes,
-                alive=lambda: sandbox_alive(state.pid, marker=state.id),
-            )
+            try:
+                kernel.wait_joined(seconds=JOIN_SECONDS, alive=alive)
+            except KernelUnreachable:
+                unreachable = True
+                cell = CellResult(kernel_lost=True)
+            else:
+                unreachable = False
+                cell = kernel.run(
+                    code,
+                    wall_seconds=config.cell_seconds,
+                    output_bytes=config.output_bytes,
+                    alive=alive,
+                )
         if cell.truncated:
             cell.notes.append(
                 f"Output past {config.output_bytes} bytes was dropped; print less, or write "
                 "large results to a file in the home folder."
             )
-        alive = sandbox_alive(state.pid, marker=state.id)
-        processes = _settled_process_count(folder, processes_before) if alive else 0
+        running = alive()
+        processes = _settled_process_count(folder, processes_before) if running else 0
         at_process_limit = processes >= config.limits.processes - 1
         if cell.timed_out and not cell.kernel_lost:
             cell.notes.append(
                 f"The cell ran past its {config.cell_seconds:g} s wall-time limit and was "
                 "interrupted; the session's variables are kept."
             )
-        if cell.kernel_lost or not alive or at_process_limit:
-            if at_process_limit:
+        if cell.kernel_lost or not running or at_process_limit:
+            if unreachable:
+                why = (
+                    f"the kernel did not answer within {JOIN_SECONDS:g} s, and the cell was not run"
+                )
+            elif at_process_limit:
                 why = f"the cell left the sandbox at its process limit ({config.limits.processes})"
             elif cell.timed_out:
                 why = (

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import zmq
 from django.conf import settings
+from jupyter_client.blocking.client import BlockingKernelClient
 
 from studio.repl.cells import CellResult, KernelUnreachable
 from studio.repl.sandbox import sandbox_alive, sandbox_start
@@ -173,6 +175,48 @@ def test_100_mb_of_output_is_cut_to_the_budget(sessions, session):
     cell = run(sessions, session, "for _ in range(2000): print('y' * 1000)")
     assert cell.truncated and 0 < len(cell.stdout) <= 64 * 1024, cell.notes
     assert_kept(sessions, session)
+
+
+def test_printed_output_is_not_kept_by_the_kernel(sessions, session):
+    """IPython 9 keeps each cell's printed text for the kernel's life: 100 MB printed twice
+    held 200 MB, and a later cell failed with a MemoryError. The kernel here keeps none. The
+    first cell only warms up what sending 100 MB leaves allocated."""
+    resident_kb = "int(open('/proc/self/status').read().split('VmRSS:')[1].split()[0])"
+    print_100_mb = "import sys\nfor _ in range(20): sys.stdout.write('x' * 5_000_000)"
+    assert run(sessions, session, print_100_mb).truncated
+    before = int(str(run(sessions, session, resident_kb).result))
+    for _ in range(2):
+        cell = run(sessions, session, print_100_mb)
+        assert cell.truncated and cell.error is None, cell
+    grown_kb = int(str(run(sessions, session, resident_kb).result)) - before
+    assert grown_kb < 32_000, f"the kernel grew by {grown_kb} kB after printing 200 MB"
+    assert_kept(sessions, session)
+
+
+def test_a_subscriber_that_joins_late_still_gets_the_cell(sessions, session, monkeypatch):
+    """Each cell opens a new connection, whose iopub subscription joins the kernel a moment
+    after its shell does: on a loaded host a quick cell published its result before the join
+    and its "idle" after, and came back empty. Here every join takes 0.3 s."""
+    subscribed: set[int] = set()
+    get_iopub_msg = BlockingKernelClient.get_iopub_msg
+
+    def connect_unsubscribed(client: BlockingKernelClient, identity: bytes | None = None) -> Any:
+        return client._create_connected_socket("iopub", identity=identity)
+
+    def get_after_a_late_join(client: BlockingKernelClient, *args: Any, **kwargs: Any) -> Any:
+        socket = client.iopub_channel.socket
+        if id(socket) not in subscribed:
+            subscribed.add(id(socket))
+            time.sleep(0.3)
+            socket.setsockopt(zmq.SUBSCRIBE, b"")
+        return get_iopub_msg(client, *args, **kwargs)
+
+    monkeypatch.setattr(BlockingKernelClient, "connect_iopub", connect_unsubscribed)
+    monkeypatch.setattr(BlockingKernelClient, "get_iopub_msg", get_after_a_late_join)
+    assert_kept(sessions, session)
+    cell = run(sessions, session, "print('said'); 6 * 7")
+    assert (cell.stdout, cell.result, cell.kernel_lost) == ("said\n", "42", False), cell
+    assert len(subscribed) == 2
 
 
 def test_a_fork_bomb_hits_the_process_limit_and_the_session_restarts(sessions, session, repl_root):
