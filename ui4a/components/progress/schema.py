@@ -4,9 +4,12 @@ from ui4a.catalog import Component, Field
 
 COMPONENT = Component(
     name="progress",
-    doc="A labelled progress bar: `value` of `max` (100), or the number at `bind`.",
+    doc=(
+        "A labelled progress bar: `value` of `max` (100), or the number at `bind`. The label"
+        ' may interpolate `{key}`, as in "Step {step} of 3".'
+    ),
     fields=(
-        Field("label", "str", required=True),
+        Field("label", "text", required=True),
         Field("value", "num"),
         Field("max", "num", default=100),
         Field("bind", "key"),
