@@ -83,7 +83,12 @@ def _build(queries: bool) -> Schema:
         "on": {
             "anyOf": [
                 {"$ref": "#/$defs/action"},
-                {"type": "array", "items": {"$ref": "#/$defs/action"}, "maxItems": MAX_ACTIONS},
+                {
+                    "type": "array",
+                    "items": {"$ref": "#/$defs/action"},
+                    "minItems": 1,  # validation's bound too: an empty list does nothing
+                    "maxItems": MAX_ACTIONS,
+                },
             ]
         },
     }

@@ -20,6 +20,7 @@ grammars xgrammar builds from the JSON schemas with the options the spec's gramm
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -29,7 +30,7 @@ from typing import Any
 
 import xgrammar as xgr
 
-from inference.serving.grammar_compiler import vllm_json_options
+from inference.serving.stage_closing import JSON_OPTIONS, closing
 from ui4a.declarations import (
     TailSchemas,
     dialog_schema,
@@ -43,11 +44,9 @@ log = logging.getLogger(__name__)
 # One line a staged generation, which UI4A-Bench reads back (bench/ui4a_bench/tail_waits.py).
 TAIL_STARTED = "staged decode: the tail (%s) began %.0f ms after the head"
 DIALOGS_DRAWN = "staged decode: drew the dialogs the head opens but never draws: %s"
+STAGE_CLOSED = "staged decode: the %s, cut at the token limit, closed with %r"
 # What closes a head whose page has children: the page's children, the page, the spec.
 PAGE_END = "]}}"
-
-# The options vLLM compiles the spec's schema with (its engine disables any whitespace).
-JSON_OPTIONS = vllm_json_options(disable_any_whitespace=True)
 
 
 def _literal(text: str) -> xgr.Grammar:
@@ -184,6 +183,9 @@ class Spec:
     tokens: int = 0
     reason: str | None = None
     prompt_tokens: int = 0
+    # A stage was cut at the token limit and closed by its grammar's shortest ending: the
+    # generation ends with "length", however the later stages end.
+    closed: bool = False
 
     def add(self, text: str, tokens: int, reason: str | None) -> None:
         self.text, self.tokens, self.reason = self.text + text, tokens, reason
@@ -199,6 +201,8 @@ class Spec:
         keep = len(self.text) - (len(trailing_closers(self.text)) if hold else 0)
         keep = max(keep, self.sent)
         reason = self.reason if last else None
+        if reason == "stop" and self.closed:
+            reason = "length"
         piece = Piece(self.text[self.sent : keep], self.tokens, reason, self.prompt_tokens)
         self.sent = keep
         return piece
@@ -255,18 +259,22 @@ async def staged(
     max_tokens: int,
 ) -> AsyncIterator[Piece]:
     """A spec decoded as a head, the dialogs it opens but never draws, then a tail (the module's
-    docstring), streamed as one text. A stage that ends otherwise than as its grammar closes
-    (cut off, aborted) ends the generation as it is."""
-    head = Run(
-        generate(prompt, params(max_tokens=max_tokens, json=head_schema(schema)), request_id)
-    )
+    docstring), streamed as one text. A stage cut at the token limit is closed by its grammar's
+    shortest ending (`stage_closing`), and the stages after it run on what tokens are left (at
+    least one each, and are closed in turn); the generation's finish reason stays "length". A
+    stage that ends otherwise than as its grammar closes (aborted, or not closable) ends the
+    generation as it is."""
+    head_grammar = head_schema(schema)
+    head = Run(generate(prompt, params(max_tokens=max_tokens, json=head_grammar), request_id))
     spec = Spec()
     async for piece in head.pieces():
         spec.prompt_tokens = piece.prompt_tokens
         spec.add(piece.text, piece.tokens, piece.finish_reason)
         if piece.finish_reason is None:
             yield spec.flush()
-    ids = head.output_ids
+    ids = await _closed(
+        spec, "head", spec.text, 0, head.output_ids, tokenizer, json_schema=head_grammar
+    )
     decoded = _spec(spec.text) if spec.reason == "stop" else None
     if decoded is None:  # the head alone, as it ended
         yield spec.flush(hold=False, last=True)
@@ -278,12 +286,13 @@ async def staged(
         log.info(DIALOGS_DRAWN, ", ".join(keys))
         spec.cut(page_end)
         yield spec.flush()
+        grammar = dialogs_grammar(page.respelled, schema, keys)
         dialogs = Run(
             generate(
                 {"prompt_token_ids": head.prompt_ids + page.kept_ids},
                 params(
                     max_tokens=max(1, max_tokens - len(page.kept_ids)),
-                    grammar=dialogs_grammar(page.respelled, schema, keys),
+                    grammar=grammar,
                     spec_from=len(head.prompt_ids),
                 ),
                 dialogs_request_id(request_id),
@@ -291,12 +300,15 @@ async def staged(
             tokens_before=len(page.kept_ids),
         )
         skip = len(page.respelled)  # streamed already, as the head's
+        written = ""
         async for more in dialogs.pieces():
+            written += more.text
             spec.add(more.text[skip:], more.tokens, more.finish_reason)
             skip = max(0, skip - len(more.text))
             if more.finish_reason is None:
                 yield spec.flush()
         ids = page.kept_ids + dialogs.output_ids
+        ids = await _closed(spec, "dialogs", written, skip, ids, tokenizer, ebnf=grammar)
         decoded = _spec(spec.text) if spec.reason == "stop" else None
         if decoded is None:
             yield spec.flush(hold=False, last=True)
@@ -321,6 +333,7 @@ async def staged(
     )
     skip = len(cut.respelled)  # streamed already, as the head's
     started = time.perf_counter()
+    written = ""
     async for more in run.pieces():
         if started:  # the tail's grammar compile and its prompt's uncached part, in all
             log.info(
@@ -329,5 +342,37 @@ async def staged(
                 1000 * (time.perf_counter() - started),
             )
             started = 0.0
-        yield Piece(more.text[skip:], more.tokens, more.finish_reason, spec.prompt_tokens)
+        written += more.text
+        reason = more.finish_reason
+        if reason == "length":
+            ending = await asyncio.to_thread(closing, written, ebnf=grammar)
+            if ending is not None:
+                log.info(STAGE_CLOSED, "tail", ending)
+                more = Piece(more.text + ending, more.tokens, reason, more.prompt_tokens)
+        elif reason == "stop" and spec.closed:
+            reason = "length"  # an earlier stage was cut
+        yield Piece(more.text[skip:], more.tokens, reason, spec.prompt_tokens)
         skip = max(0, skip - len(more.text))
+
+
+async def _closed(
+    spec: Spec,
+    stage: str,
+    written: str,
+    skip: int,
+    ids: list[int],
+    tokenizer: Any,
+    **grammar: Any,
+) -> list[int]:
+    """A stage's output ids, and the spec, with what closes the stage added if it was cut at
+    the token limit (`written` is all it wrote, of which `skip` characters more are in the
+    spec already: its re-spelled start)."""
+    if spec.reason != "length":
+        return ids
+    ending = await asyncio.to_thread(closing, written, **grammar)
+    if ending is None:
+        return ids
+    log.info(STAGE_CLOSED, stage, ending)
+    spec.add(ending[skip:], spec.tokens, "stop")
+    spec.closed = True
+    return [*_without_stop_ids(ids, tokenizer), *tokenizer.encode(ending, add_special_tokens=False)]

@@ -15,11 +15,12 @@ import pytest
 import xgrammar as xgr
 
 import ui4a
+from inference.serving.stage_closing import JSON_OPTIONS, closing
 from inference.serving.staged_decode import (
-    JSON_OPTIONS,
     PAGE_END,
     Piece,
     cut_at,
+    dialogs_grammar,
     dialogs_request_id,
     first_stage_schema,
     head_end,
@@ -28,7 +29,7 @@ from inference.serving.staged_decode import (
     tail_request_id,
 )
 from inference.settings import EngineSettings
-from ui4a.declarations import dialogs_to_draw, tail_schemas, unbound_dialogs
+from ui4a.declarations import dialogs_to_draw, head_schema, tail_schemas, unbound_dialogs
 from ui4a.tables import Column, Table
 from ui4a.validate import validate
 
@@ -222,8 +223,52 @@ def test_the_stages_stream_one_spec_that_declares_what_it_names(
     assert all(p.prompt_tokens == 3 for p in pieces)
 
 
-def test_a_head_cut_off_ends_the_generation_as_it_is(tokenizer: Any) -> None:
+def test_a_head_cut_at_the_limit_is_closed_and_the_tail_declares_what_it_names(
+    tokenizer: Any,
+) -> None:
+    """A head cut at the token limit (a wizard that repeats its steps): its grammar's shortest
+    ending closes it, the tail runs on the tokens left, and is closed in turn when cut too; the
+    spec validates, and the generation ends with "length"."""
+    cut_off = HEAD[:50]  # ...{"t":"inp
+    ending = closing(cut_off, json_schema=head_schema(SCHEMA))
+    assert ending == 'ut","label":"x","bind":"x"}]}}'
+    cut = head_end(tokenizer.encode(cut_off) + tokenizer.encode(ending), tokenizer)
+    assert cut is not None
+    generate = ScriptedGenerate(
+        tokenizer,
+        {
+            "r1": (cut_off, "length"),
+            tail_request_id("r1"): (cut.respelled + ',"state":{', "length"),
+        },
+    )
+    pieces = run(generate)
+    text = "".join(p.text for p in pieces)
+    assert text == cut_off + ending[:-1] + ',"state":{"x":""}}'
+    assert validate(json.loads(text)) == []
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["length"]
+    (_, _, _), (tail_prompt, tail_params, _) = generate.calls
+    assert tail_prompt == {"prompt_token_ids": [1, 2, 3, *cut.kept_ids]}
+    assert tail_params["max_tokens"] == 700 - len(cut.kept_ids)
+
+
+def test_a_closed_head_then_a_whole_tail_still_ends_with_length(tokenizer: Any) -> None:
     cut_off = HEAD[:50]
+    ending = closing(cut_off, json_schema=head_schema(SCHEMA))
+    assert ending is not None
+    cut = head_end(tokenizer.encode(cut_off) + tokenizer.encode(ending), tokenizer)
+    assert cut is not None
+    tail_text = cut.respelled + ',"state":{"x":"Aurora"}}'
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (cut_off, "length"), tail_request_id("r1"): (tail_text, "stop")}
+    )
+    pieces = run(generate)
+    assert validate(json.loads("".join(p.text for p in pieces))) == []
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["length"]
+
+
+def test_a_head_cut_where_its_grammar_cannot_go_on_ends_as_it_is(tokenizer: Any) -> None:
+    """Text no grammar made (a backend that let it through) is not closed: it ends as it is."""
+    cut_off = '{"title":"Rooms","root":{"t":"pager'
     generate = ScriptedGenerate(tokenizer, {"r1": (cut_off, "length")})
     pieces = run(generate)
     assert "".join(p.text for p in pieces) == cut_off
@@ -308,13 +353,26 @@ def test_a_middle_stage_draws_the_dialog_and_the_tail_declares_its_key(
     assert pieces[-1].tokens == len(cut.kept_ids) + len(tail_ids)
 
 
-def test_a_middle_stage_cut_off_ends_the_generation_as_it_is(tokenizer: Any) -> None:
+def test_a_middle_stage_cut_at_the_limit_is_closed_and_the_tail_follows(tokenizer: Any) -> None:
     page = cut_at(tokenizer.encode(OPENS), tokenizer, OPENS, len(OPENS) - len(PAGE_END))
     assert page is not None
-    partial = page.respelled + DIALOG[:20]
+    partial = page.respelled + DIALOG[:20]  # ...{"t":"dialog","titl
+    ending = closing(partial, ebnf=dialogs_grammar(page.respelled, SCHEMA, ["confirm"]))
+    assert ending is not None and ending.endswith(PAGE_END)
+    ids = [*page.kept_ids, *tokenizer.encode(partial), *tokenizer.encode(ending)]
+    cut = head_end(ids, tokenizer)
+    assert cut is not None
     generate = ScriptedGenerate(
-        tokenizer, {"r1": (OPENS, "stop"), dialogs_request_id("r1"): (partial, "length")}
+        tokenizer,
+        {
+            "r1": (OPENS, "stop"),
+            dialogs_request_id("r1"): (partial, "length"),
+            tail_request_id("r1"): (cut.respelled + ',"state":{"confirm":false}}', "stop"),
+        },
     )
     pieces = run(generate)
-    assert "".join(p.text for p in pieces) == OPENS[: -len(PAGE_END)] + DIALOG[:20]
-    assert pieces[-1].finish_reason == "length" and len(generate.calls) == 2
+    text = "".join(p.text for p in pieces)
+    assert text.startswith(OPENS[: -len(PAGE_END)] + DIALOG[:20])
+    assert validate(json.loads(text)) == []
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["length"]
+    assert len(generate.calls) == 3

@@ -122,3 +122,21 @@ def test_a_dialog_the_head_opens_but_never_draws_is_drawn_by_the_middle_stage(
     assert validate(spec) == [], spec
     dialogs = [n for n in spec["root"]["c"] if n.get("t") == "dialog"]
     assert [d["bind"] for d in dialogs] == ["confirm"] and dialogs[0]["c"], dialogs
+
+
+def test_a_spec_cut_at_the_token_limit_is_closed_into_a_valid_one(
+    engine: VllmEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The meeting-room screen under a 120-token limit: its head is cut, closed by its grammar,
+    the tail runs on the tokens left and is closed in turn; the spec validates, and the
+    generation says it was cut."""
+    engine.settings = replace(engine.settings, staged_data=True)
+    request = request_for(
+        request_id=str(uuid.uuid4()), expert="ui", prompt=PROMPTS[1], max_tokens=120
+    )
+    with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
+        deltas = list(engine.stream(request))
+    assert any("the head, cut at the token limit" in r.getMessage() for r in caplog.records)
+    assert deltas[-1].finish_reason == "length"
+    spec = json.loads("".join(d.text for d in deltas))
+    assert validate(spec) == [], spec
