@@ -87,6 +87,8 @@ def _choose(
         return next((c for c in IN_STRING if c in allowed), allowed[0])
     if len(allowed) <= 1:
         return allowed[0] if allowed else None
+    if sorted(allowed) == ["f", "t"]:
+        return "f"  # a flag false: the view as it starts, nothing done yet ("true" is shorter)
     closer = next((c for c in CLOSERS if c in allowed), None)
     if closer is not None or not look_ahead:
         return closer or allowed[0]

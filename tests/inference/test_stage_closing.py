@@ -66,6 +66,14 @@ def test_a_cut_head_gets_the_shortest_ending_its_grammar_allows(
     assert complete_under(model_grammar, cut_after + ending)
 
 
+def test_a_flag_is_closed_false() -> None:
+    """A wizard's `finished` declared true would show its "All set!" before the first step."""
+    head = json.loads(ROOMS)
+    head["root"]["c"].append({"t": "alert", "if": "finished", "text": "All set!"})
+    grammar = tail_grammar("", tail_schemas(SCHEMA, head))
+    assert closing(',"state":{"q":"","finished":', ebnf=grammar) == "false}}"
+
+
 def test_text_the_grammar_does_not_take_is_not_closed() -> None:
     assert closing('{"title":"Rooms","root":{"t":"pager"', json_schema=HEAD_SCHEMA) is None
     assert closing("[1", json_schema=HEAD_SCHEMA) is None
