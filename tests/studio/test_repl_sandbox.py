@@ -180,16 +180,18 @@ def test_100_mb_of_output_is_cut_to_the_budget(sessions, session):
 def test_printed_output_is_not_kept_by_the_kernel(sessions, session):
     """IPython 9 keeps each cell's printed text for the kernel's life: 100 MB printed twice
     held 200 MB, and a later cell failed with a MemoryError. The kernel here keeps none. The
-    first cell only warms up what sending 100 MB leaves allocated."""
+    first cell only warms up what sending 100 MB leaves allocated; a loaded host may still
+    hold some of a cell's messages when the next cell reads the kernel's size (up to 63 MB
+    seen), far from the 300 MB the old kernel kept."""
     resident_kb = "int(open('/proc/self/status').read().split('VmRSS:')[1].split()[0])"
     print_100_mb = "import sys\nfor _ in range(20): sys.stdout.write('x' * 5_000_000)"
     assert run(sessions, session, print_100_mb).truncated
     before = int(str(run(sessions, session, resident_kb).result))
-    for _ in range(2):
+    for _ in range(3):
         cell = run(sessions, session, print_100_mb)
         assert cell.truncated and cell.error is None, cell
     grown_kb = int(str(run(sessions, session, resident_kb).result)) - before
-    assert grown_kb < 32_000, f"the kernel grew by {grown_kb} kB after printing 200 MB"
+    assert grown_kb < 100_000, f"the kernel grew by {grown_kb} kB after printing 300 MB"
     assert_kept(sessions, session)
 
 
