@@ -27,6 +27,9 @@ CLOSERS = "}]"
 IN_STRING = '"x'
 FREE = 20  # more characters allowed than this: inside a string
 MOST_CHARACTERS = 2000
+# How far each choice looks ahead: closing a stage costs at most about MOST_CHARACTERS
+# times the choices at one point (FREE) times this many matcher steps.
+LOOK_AHEAD = 200
 # The options vLLM compiles a JSON schema with (its engine disables any whitespace).
 JSON_OPTIONS = vllm_json_options(disable_any_whitespace=True)
 
@@ -96,7 +99,7 @@ def _choose(
     for candidate in allowed:
         branch = matcher.fork()
         branch.accept_token(ord(candidate) - 32)
-        rest = _ending(branch, most - 1, look_ahead=False)
+        rest = _ending(branch, min(most - 1, LOOK_AHEAD), look_ahead=False)
         if rest is not None:
             lengths[candidate] = len(rest)
     return min(lengths, key=lengths.__getitem__) if lengths else None
