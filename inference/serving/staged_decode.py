@@ -25,7 +25,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import xgrammar as xgr
@@ -272,16 +272,17 @@ async def staged(
         spec.add(piece.text, piece.tokens, piece.finish_reason)
         if piece.finish_reason is None:
             yield spec.flush()
-    ids = await _closed(
-        spec, "head", spec.text, 0, head.output_ids, tokenizer, json_schema=head_grammar
-    )
+    # The ids the stages spell, and which the model wrote (not a closing's, which are no
+    # generated tokens: the usage counts only the model's).
+    ids = Ids(head.output_ids)
+    await _closed(spec, "head", spec.text, 0, ids, tokenizer, json_schema=head_grammar)
     decoded = _spec(spec.text) if spec.reason == "stop" else None
     if decoded is None:  # the head alone, as it ended
         yield spec.flush(hold=False, last=True)
         return
     keys = dialogs_to_draw(schema, decoded) if spec.text.endswith(PAGE_END) else []
     page_end = len(spec.text) - len(PAGE_END)
-    page = cut_at(ids, tokenizer, spec.text, page_end) if keys else None
+    page = cut_at(ids.ids, tokenizer, spec.text, page_end) if keys else None
     if page is not None:
         log.info(DIALOGS_DRAWN, ", ".join(keys))
         spec.cut(page_end)
@@ -297,7 +298,7 @@ async def staged(
                 ),
                 dialogs_request_id(request_id),
             ),
-            tokens_before=len(page.kept_ids),
+            tokens_before=ids.written(len(page.kept_ids)),
         )
         skip = len(page.respelled)  # streamed already, as the head's
         written = ""
@@ -307,13 +308,13 @@ async def staged(
             skip = max(0, skip - len(more.text))
             if more.finish_reason is None:
                 yield spec.flush()
-        ids = page.kept_ids + dialogs.output_ids
-        ids = await _closed(spec, "dialogs", written, skip, ids, tokenizer, ebnf=grammar)
+        ids.replace_after(len(page.kept_ids), dialogs.output_ids)
+        await _closed(spec, "dialogs", written, skip, ids, tokenizer, ebnf=grammar)
         decoded = _spec(spec.text) if spec.reason == "stop" else None
         if decoded is None:
             yield spec.flush(hold=False, last=True)
             return
-    cut = head_end(ids, tokenizer)
+    cut = head_end(ids.ids, tokenizer)
     if cut is None:
         yield spec.flush(hold=False, last=True)
         return
@@ -329,7 +330,7 @@ async def staged(
             params(max_tokens=left, grammar=grammar, spec_from=len(head.prompt_ids)),
             tail_request_id(request_id),
         ),
-        tokens_before=len(cut.kept_ids),
+        tokens_before=ids.written(len(cut.kept_ids)),
     )
     skip = len(cut.respelled)  # streamed already, as the head's
     started = time.perf_counter()
@@ -355,24 +356,44 @@ async def staged(
         skip = max(0, skip - len(more.text))
 
 
+@dataclass
+class Ids:
+    """The token ids the stages so far spell, and whether the model wrote each."""
+
+    ids: list[int]
+    by_model: list[bool] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.by_model = self.by_model or [True] * len(self.ids)
+
+    def written(self, first: int) -> int:
+        """How many of the first `first` ids the model wrote."""
+        return sum(self.by_model[:first])
+
+    def replace_after(self, kept: int, written: list[int], *, by_model: bool = True) -> None:
+        self.ids = [*self.ids[:kept], *written]
+        self.by_model = [*self.by_model[:kept], *[by_model] * len(written)]
+
+
 async def _closed(
     spec: Spec,
     stage: str,
     written: str,
     skip: int,
-    ids: list[int],
+    ids: Ids,
     tokenizer: Any,
     **grammar: Any,
-) -> list[int]:
-    """A stage's output ids, and the spec, with what closes the stage added if it was cut at
-    the token limit (`written` is all it wrote, of which `skip` characters more are in the
-    spec already: its re-spelled start)."""
+) -> None:
+    """Add what closes a stage to the spec and to its ids, if the stage was cut at the token
+    limit (`written` is all it wrote, of which `skip` characters more are in the spec already:
+    its re-spelled start)."""
     if spec.reason != "length":
-        return ids
+        return
     ending = await asyncio.to_thread(closing, written, **grammar)
     if ending is None:
-        return ids
+        return
     log.info(STAGE_CLOSED, stage, ending)
     spec.add(ending[skip:], spec.tokens, "stop")
     spec.closed = True
-    return [*_without_stop_ids(ids, tokenizer), *tokenizer.encode(ending, add_special_tokens=False)]
+    kept = len(_without_stop_ids(ids.ids, tokenizer))
+    ids.replace_after(kept, tokenizer.encode(ending, add_special_tokens=False), by_model=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 import pytest
 
@@ -30,7 +31,10 @@ TOKENS = 96
 class Written:
     text: str
     tokens: int
-    steps: int  # deltas streamed: one an engine step, however many tokens the step accepted
+    # Deltas that added tokens: one an engine step, however many tokens the step accepted. A
+    # spec cut at TOKENS is closed by its grammar (inference/serving/stage_closing.py), which
+    # streams text no step wrote.
+    steps: int
 
 
 def write_specs(settings: EngineSettings) -> list[Written]:
@@ -42,7 +46,9 @@ def write_specs(settings: EngineSettings) -> list[Written]:
                 request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=TOKENS
             )
             deltas = list(engine.stream(request))
-            written.append(Written("".join(d.text for d in deltas), deltas[-1].tokens, len(deltas)))
+            counts = [0, *(d.tokens for d in deltas)]
+            steps = sum(after > before for before, after in pairwise(counts))
+            written.append(Written("".join(d.text for d in deltas), deltas[-1].tokens, steps))
         return written
     finally:
         engine.shutdown()

@@ -249,6 +249,9 @@ def test_a_head_cut_at_the_limit_is_closed_and_the_tail_declares_what_it_names(
     (_, _, _), (tail_prompt, tail_params, _) = generate.calls
     assert tail_prompt == {"prompt_token_ids": [1, 2, 3, *cut.kept_ids]}
     assert tail_params["max_tokens"] == 700 - len(cut.kept_ids)
+    # Only what the model wrote counts, not the closing's text.
+    tail_ids = tokenizer.encode(cut.respelled + ',"state":{')
+    assert pieces[-1].tokens == len(tokenizer.encode(cut_off)) + len(tail_ids)
 
 
 def test_a_closed_head_then_a_whole_tail_still_ends_with_length(tokenizer: Any) -> None:
