@@ -29,7 +29,8 @@ def run_variant(self: Task[Any, None], generation_id: str, variant: str) -> None
         return
     request = generation_request(generation)
     if request is not None:
-        generation_stream(generation, apply_variant(request, variant))
+        # Every variant but the one served measures a single draft (studio/worker/candidates.py).
+        generation_stream(generation, apply_variant(request, variant), drafts=1)
 
 
 def variant_generation_create(

@@ -18,13 +18,23 @@ if TYPE_CHECKING:
     from bench.ui4a_bench.baselines import Retriever
 
 DEFAULT_VARIANT = "trained"
+SAMPLED_TEMPERATURE = 0.7
+SAMPLED_TOP_P = 0.95
 VARIANTS = {
-    "trained": "the expert as served: its installed adapter, constrained to its schema",
+    "trained": (
+        "the expert as served: its installed adapter, constrained to its schema, the best of "
+        "its drafts kept (MACARON_UI_CANDIDATES)"
+    ),
+    "single": "the expert as served, but its streamed (greedy) draft alone, with no others",
     "base": "the base model with no adapter, constrained to the expert's schema",
     "unconstrained": "the expert's adapter with no JSON-schema grammar",
     "edit": (
         "retrieve-then-edit, untrained for it: the expert as served, asked for the prompt as a "
         "refinement of the nearest training example (its prompt, then its spec)"
+    ),
+    "sampled": (
+        f"the expert as served, sampled at temperature {SAMPLED_TEMPERATURE} (top-p "
+        f"{SAMPLED_TOP_P}) rather than greedy: one draw of the candidates a best-of-n picks from"
     ),
 }
 
@@ -48,6 +58,8 @@ def apply_variant(request: GenerationRequest, variant: str) -> GenerationRequest
         return replace(request, json_schema=None)
     if variant == "edit":
         return retrieved_edit(request)
+    if variant == "sampled":
+        return replace(request, temperature=SAMPLED_TEMPERATURE, top_p=SAMPLED_TOP_P)
     return request
 
 

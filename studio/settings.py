@@ -178,6 +178,9 @@ TIME_ZONE = "UTC"
 MACARON_PROMPT_MAX_CHARS = int(os.environ.get("MACARON_PROMPT_MAX_CHARS", "2000"))
 MACARON_MESSAGE_MAX_BYTES = int(os.environ.get("MACARON_MESSAGE_MAX_BYTES", "65536"))
 MACARON_UI_MAX_TOKENS = int(os.environ.get("MACARON_UI_MAX_TOKENS", "700"))
+# Drafts the engine writes of a studio ui turn, the streamed one included, of which the one that
+# shows most of the request is kept (studio/worker/candidates.py); 1: the streamed one alone.
+MACARON_UI_CANDIDATES = int(os.environ.get("MACARON_UI_CANDIDATES", "3"))
 MACARON_TEXT_MAX_TOKENS = int(os.environ.get("MACARON_TEXT_MAX_TOKENS", "300"))
 MACARON_BATCH_SECONDS = float(os.environ.get("MACARON_BATCH_SECONDS", "0.1"))
 # The worker aborts a generation past this; Celery's own time limits do nothing in `-P threads`.

@@ -29,7 +29,7 @@ def expand(
     cu_num_tokens: torch.Tensor,
     replace_from: Any,
     replace_to: Any,
-    MAX_NUM_TOKENS: Any = None,  # noqa: N803 (the Triton kernel's argument name)
+    MAX_NUM_TOKENS: Any = None,  # the Triton kernel's argument name
 ) -> None:
     """`output[j]` = request i's `input_val[i]` for each of its rows (`cu_num_tokens` holds the
     rows' running totals), with `replace_from` written as `replace_to`."""
@@ -60,7 +60,7 @@ def install() -> None:
         cu_num_tokens: torch.Tensor,
         replace_from: Any,
         replace_to: Any,
-        MAX_NUM_TOKENS: Any = None,  # noqa: N803
+        MAX_NUM_TOKENS: Any = None,
     ) -> None:
         if output.dtype == torch.int64 and input_val.dtype == torch.int64:
             original(output, input_val, cu_num_tokens, replace_from, replace_to, MAX_NUM_TOKENS)

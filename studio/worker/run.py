@@ -28,6 +28,7 @@ from studio.models import Generation
 from studio.selectors import ResolvedExpert, expert_resolve
 from studio.stored_tables import project_prompt_with_tables, project_tables
 from studio.worker.batches import Batcher
+from studio.worker.candidates import Candidates, kept_draft
 from studio.worker.refinement import Basis, basis_of
 from studio.worker.row import Progress, row_fail, row_finish
 from studio.worker.watchdog import deltas_watched
@@ -94,29 +95,75 @@ def generation_request(generation: Generation) -> GenerationRequest | None:
 
 
 def generation_stream(
-    generation: Generation, request: GenerationRequest, *, engine: Engine | None = None
+    generation: Generation,
+    request: GenerationRequest,
+    *,
+    engine: Engine | None = None,
+    drafts: int | None = None,
 ) -> None:
     """Stream a claimed generation's request on the engine and store how it ended. Whatever
     happens, the row ends (failed, with the text so far, if nothing better) and its watchers
-    are sent the final message."""
+    are sent the final message. `drafts`: how many a first ui turn writes, the streamed one
+    included (candidates.py); None: `MACARON_UI_CANDIDATES`."""
     # Checked when the request was built (`generation_request`); a pure, cheap re-read.
     basis = basis_of(generation)
     batcher = Batcher(generation, settings.MACARON_BATCH_SECONDS, basis=basis)
+    engine = engine or hosting.current_engine()
+    candidates = _candidates(generation, request, basis, engine, drafts)
     try:
-        finish_reason, error = _stream(engine or hosting.current_engine(), request, batcher)
+        finish_reason, error = _stream(engine, request, batcher, candidates)
+        if candidates is not None and finish_reason == "stop" and not error:
+            _keep_best(batcher, candidates)
     except Exception:
         # The text so far is in `batcher.progress`; the final write stores it. No flush here:
         # a failing flush (a channel-layer blip) is what may have brought us here. The
         # exception's text stays in the log: it can hold paths and the engine's internals.
         log.exception("generation %s failed", generation.pk)
         finish_reason, error = "error", engine_failed(generation.pk)
+    finally:
+        if candidates is not None:
+            candidates.abort()
     _finish(batcher, finish_reason=finish_reason, error=error)
 
 
-def _stream(engine: Engine, request: GenerationRequest, batcher: Batcher) -> tuple[str, str]:
-    """Feed the engine's deltas to `batcher` until the stream ends, aborting it on a
-    cancellation, past the time limit, or when no delta came for the stall limit; returns how
-    the run ended, as (finish reason, error)."""
+def _candidates(
+    generation: Generation,
+    request: GenerationRequest,
+    basis: Basis | None,
+    engine: Engine,
+    drafts: int | None,
+) -> Candidates | None:
+    """Sampled drafts beside the streamed one, for a first ui turn from the studio."""
+    count = int(settings.MACARON_UI_CANDIDATES if drafts is None else drafts) - 1
+    studio_turn = generation.structured and not generation.messages and basis is None
+    return Candidates(engine, request, count) if studio_turn and count > 0 else None
+
+
+def _keep_best(batcher: Batcher, candidates: Candidates) -> None:
+    """The streamed text replaced by a sampled draft that shows more of the request."""
+    generation = batcher.generation
+    ended = candidates.ended()
+    kept = kept_draft(generation.prompt, batcher.progress.text, ended)
+    log.info(
+        "generation %s: %d of %d drafts ended; kept %s",
+        generation.pk,
+        len(ended),
+        len(candidates.drafts),
+        kept.request_id if kept else "the streamed one",
+    )
+    if kept is not None:
+        batcher.progress.text, batcher.progress.tokens = kept.text, kept.tokens
+
+
+def _stream(
+    engine: Engine,
+    request: GenerationRequest,
+    batcher: Batcher,
+    candidates: Candidates | None = None,
+) -> tuple[str, str]:
+    """Feed the engine's deltas to `batcher` until the stream ends, aborting it (and its
+    `candidates`) on a cancellation, past the time limit, or when no delta came for the stall
+    limit; returns how the run ended, as (finish reason, error)."""
     generation_id = batcher.generation.pk
     stall_seconds = float(settings.MACARON_GENERATION_STALL_SECONDS)
     deadline = time.monotonic() + settings.MACARON_GENERATION_TIME_LIMIT_SECONDS
@@ -138,6 +185,8 @@ def _stream(engine: Engine, request: GenerationRequest, batcher: Batcher) -> tup
         if (batcher.cancelled or timed_out or stalled) and not aborted:
             # The engine ends the stream with a last "abort" delta, which frees the slot.
             engine.abort(request.request_id)
+            if candidates is not None:
+                candidates.abort()
             aborted, quiet_since = True, now
         if stalled:  # nothing came, not even the abort's last delta: stop waiting for it
             break

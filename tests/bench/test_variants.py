@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from bench.ui4a_bench.baselines import Retriever, training_examples
-from bench.variants import VARIANTS, UnknownVariant, apply_variant
+from bench.variants import (
+    SAMPLED_TEMPERATURE,
+    SAMPLED_TOP_P,
+    VARIANTS,
+    UnknownVariant,
+    apply_variant,
+)
 from inference.serving.prompts import request_for
 
 
-def test_trained_is_the_request_as_served() -> None:
+def test_trained_and_single_are_the_request_as_served() -> None:
     request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
     assert apply_variant(request, "trained") is request
+    # One draft rather than the served number is the bench task's (bench/variant_runs.py).
+    assert apply_variant(request, "single") is request
 
 
 def test_base_drops_the_adapter_and_keeps_prompt_and_grammar() -> None:
@@ -31,11 +40,20 @@ def test_unconstrained_keeps_the_adapter_and_drops_the_grammar() -> None:
     assert free.messages == request.messages
 
 
+def test_sampled_changes_only_the_sampling() -> None:
+    request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
+    sampled = apply_variant(request, "sampled")
+    assert (sampled.temperature, sampled.top_p) == (SAMPLED_TEMPERATURE, SAMPLED_TOP_P)
+    assert sampled.temperature > 0 and request.temperature == 0
+    assert replace(sampled, temperature=0.0, top_p=1.0) == request
+    assert sampled.json_schema == request.json_schema
+
+
 def test_an_unknown_variant_is_refused_by_name() -> None:
     request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
     with pytest.raises(UnknownVariant, match="unknown variant 'tiny'; use one of"):
         apply_variant(request, "tiny")
-    assert set(VARIANTS) == {"trained", "base", "unconstrained", "edit"}
+    assert set(VARIANTS) == {"trained", "single", "base", "unconstrained", "edit", "sampled"}
 
 
 def test_edit_asks_for_the_prompt_as_a_refinement_of_the_nearest_training_example() -> None:

@@ -10,9 +10,9 @@ import pytest
 import torch
 
 pytest.importorskip("vllm._C")
-from vllm.utils import cpu_triton_utils  # noqa: E402
+from vllm.utils import cpu_triton_utils
 
-from inference.serving.cpu_expand_kernel import expand, install  # noqa: E402
+from inference.serving.cpu_expand_kernel import expand, install
 
 ROWS = torch.tensor([2, 2, 5, 6], dtype=torch.int32)  # 2 drafts, none, 3, 1
 

@@ -1,0 +1,116 @@
+"""More drafts of a studio ui turn, and the one kept (studio/worker/candidates.py), on the
+scripted fake engine: which draft is kept, which turns have drafts, and that every draft ends
+with its turn. The real engine writes them in tests/stack and in UI4A-Bench."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from inference.protocol import Delta, GenerationRequest
+from studio.models import Generation, Project, Version
+from studio.services.generations import generation_create
+from studio.worker.candidates import CANDIDATE_TEMPERATURE, Draft, kept_draft
+from studio.worker.run import generation_run
+from tests.fakes import HOLD_SECONDS, ScriptedFakeEngine
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("real_channel_layer", "enqueued"),
+]
+
+PROMPT = "A suppliers table with Name, Contact and Phone"
+
+
+def spec(*texts: str, title: str = "Vendors") -> str:
+    shown = [{"t": "text", "text": text} for text in texts]
+    return json.dumps({"title": title, "root": {"t": "page", "c": shown}}, separators=(",", ":"))
+
+
+GREEDY = spec("Name", "Email")  # shows 1 of the 5 words: Name
+BETTER = spec("Name", "Contact", "Phone", title="Suppliers")  # 4 of 5
+WORSE = spec("Code")
+
+
+class DraftsEngine(ScriptedFakeEngine):
+    """Replays one text for the streamed request and others for its drafts (`<id>~<n>`)."""
+
+    def __init__(self, texts: dict[int, str], *, fail_streamed: bool = False) -> None:
+        super().__init__(texts[0])
+        self.texts, self.fail_streamed = texts, fail_streamed
+
+    def stream(self, request: GenerationRequest) -> Iterator[Delta]:
+        _, _, draft = request.request_id.partition("~")
+        if not draft:
+            scripted = ScriptedFakeEngine(
+                self.texts[0], fail_after=1 if self.fail_streamed else None
+            )
+        else:  # a draft of a failing turn runs until it is aborted
+            scripted = ScriptedFakeEngine(
+                self.texts[int(draft)], hold_after=1 if self.fail_streamed else None
+            )
+        scripted.aborted, scripted.abort_seen = self.aborted, self.abort_seen
+        with self.lock:
+            self.requests.append(request)
+        yield from scripted.stream(request)
+
+
+def run(
+    texts: dict[int, str], settings: Any, *, fail_streamed: bool = False
+) -> tuple[Generation, DraftsEngine]:
+    settings.MACARON_UI_CANDIDATES = len(texts)
+    project = Project.objects.create(name="Shop")
+    generation = generation_create(prompt=PROMPT, expert="ui", project_id=project.id)
+    engine = DraftsEngine(texts, fail_streamed=fail_streamed)
+    generation_run(generation_id=generation.id, engine=engine)
+    return Generation.objects.get(pk=generation.id), engine
+
+
+def test_the_draft_showing_most_of_the_request_is_kept(settings: Any) -> None:
+    stored, engine = run({0: GREEDY, 1: WORSE, 2: BETTER}, settings)
+    assert stored.status == Generation.Status.DONE
+    assert stored.text == BETTER and stored.spec is not None
+    assert stored.spec["title"] == "Suppliers"
+    version = Version.objects.get(generation=stored)  # the version the turn adds
+    assert version.spec == stored.spec
+    temperatures = sorted((r.request_id.count("~"), r.temperature) for r in engine.requests)
+    assert temperatures == [(0, 0.0), (1, CANDIDATE_TEMPERATURE), (1, CANDIDATE_TEMPERATURE)]
+
+
+def test_the_streamed_draft_is_kept_unless_another_shows_more(settings: Any) -> None:
+    stored, _ = run({0: BETTER, 1: GREEDY, 2: BETTER.replace("Suppliers", "Others")}, settings)
+    assert stored.text == BETTER
+
+
+def test_a_draft_that_is_not_whole_and_valid_is_never_kept(settings: Any) -> None:
+    cut = BETTER[:-9]  # no longer parses
+    stored, _ = run({0: GREEDY, 1: cut}, settings)
+    assert stored.text == GREEDY
+
+
+def test_one_draft_is_the_streamed_one_alone(settings: Any) -> None:
+    stored, engine = run({0: GREEDY}, settings)
+    assert stored.text == GREEDY and len(engine.requests) == 1
+
+
+def test_a_turn_that_fails_aborts_its_drafts(settings: Any) -> None:
+    started = time.monotonic()
+    stored, engine = run({0: GREEDY, 1: BETTER, 2: BETTER}, settings, fail_streamed=True)
+    assert stored.status == Generation.Status.FAILED
+    assert sorted(engine.aborted) == [f"{stored.pk}~1", f"{stored.pk}~2"]
+    assert time.monotonic() - started < HOLD_SECONDS / 2  # not held until the drafts' end
+
+
+def test_kept_draft_reads_validity_before_coverage() -> None:
+    remove = {"t": "button", "label": "x", "on": {"do": "remove"}}  # outside any list item
+    invalid = json.dumps(
+        {"title": "Suppliers Name Contact Phone", "root": {"t": "page", "c": [remove]}}
+    )
+    drafts = [Draft("g~1", invalid, 9, "stop"), Draft("g~2", BETTER, 9, "length")]
+    assert kept_draft(PROMPT, GREEDY, drafts) is None
+    best = Draft("g~3", BETTER, 9, "stop")
+    assert kept_draft(PROMPT, GREEDY, [*drafts, best]) is best
