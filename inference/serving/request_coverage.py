@@ -55,10 +55,11 @@ def _pattern(word: str) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z0-9])" + re.escape(stem))
 
 
-def coverage(request: str, spec: Any) -> float:
-    """The share (0 to 1) of the request's content words the spec shows; 0.0 for a request
-    with none."""
-    words = content_words(request)
+def coverage(request: str, spec: Any, vocabulary: frozenset[str] = frozenset()) -> float:
+    """The share (0 to 1) of the request's content words the spec shows, words of
+    `vocabulary` aside (the schema's own: a "checkbox" asked for is a component, and a label
+    "Terms checkbox" shows it no better); 0.0 for a request with none."""
+    words = content_words(request, vocabulary)
     if not words:
         return 0.0
     text = shown_text(spec)

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from inference.protocol import Engine, GenerationRequest
+from inference.serving.copy_bias import schema_words
 from inference.serving.request_coverage import coverage
 from studio.rendered_views import finalize_view
 
@@ -45,8 +46,11 @@ class Draft:
     ended: threading.Event = field(default_factory=threading.Event)
 
 
-def score(request: str, text: str, finish_reason: str) -> tuple[bool, float]:
-    """(whole and valid, coverage of the request's words): the larger, the better draft."""
+def score(
+    request: str, text: str, finish_reason: str, vocabulary: frozenset[str] = frozenset()
+) -> tuple[bool, float]:
+    """(whole and valid, coverage of the request's words, `vocabulary`'s aside): the larger,
+    the better draft."""
     try:  # whole: ended by the grammar, and parsed as it came (UI4A-Bench's "valid")
         whole = finish_reason == "stop" and isinstance(json.loads(text), dict)
     except ValueError:
@@ -56,7 +60,7 @@ def score(request: str, text: str, finish_reason: str) -> tuple[bool, float]:
     final = finalize_view(text, finish_reason=finish_reason)
     if final.spec is None:
         return (False, 0.0)
-    return (not final.problems, coverage(request, final.spec))
+    return (not final.problems, coverage(request, final.spec, vocabulary))
 
 
 class Candidates:
@@ -93,24 +97,28 @@ class Candidates:
             if not draft.ended.is_set():
                 self._engine.abort(draft.request_id)
 
-    def ended(self) -> list[Draft]:
-        """The drafts that end within their grace (from now, together); the rest are aborted
-        and left out."""
+    def ended(self, time_limit_seconds: float) -> list[Draft]:
+        """The drafts that end within their grace (from now, together), and before the turn's
+        time limit (counted from when the drafts started); the rest are aborted and left out."""
         now = time.monotonic()
         grace = max(CANDIDATE_GRACE_SECONDS, (now - self.started) * CANDIDATE_GRACE_SHARE)
-        deadline = now + grace
+        deadline = min(now + grace, self.started + time_limit_seconds)
         for draft in self.drafts:
             draft.ended.wait(max(0.0, deadline - time.monotonic()))
         self.abort()
         return [draft for draft in self.drafts if draft.ended.is_set()]
 
 
-def kept_draft(request: str, streamed: str, drafts: list[Draft]) -> Draft | None:
+def kept_draft(
+    request: str, streamed: str, drafts: list[Draft], schema: object = None
+) -> Draft | None:
     """The draft to keep instead of the streamed (greedy, ended "stop") text, or None to keep
-    that. Later drafts win only by scoring strictly higher."""
-    best, best_score = None, score(request, streamed, "stop")
+    that. Later drafts win only by scoring strictly higher. The words of the request's
+    `schema` (its keys and enum values: `checkbox`, `table`, `button`) are not counted."""
+    vocabulary = schema_words(schema) if schema is not None else frozenset()
+    best, best_score = None, score(request, streamed, "stop", vocabulary)
     for draft in drafts:
-        drafted = score(request, draft.text, draft.finish_reason)
+        drafted = score(request, draft.text, draft.finish_reason, vocabulary)
         if drafted > best_score:
             best, best_score = draft, drafted
     return best

@@ -113,7 +113,7 @@ def generation_stream(
     try:
         finish_reason, error = _stream(engine, request, batcher, candidates)
         if candidates is not None and finish_reason == "stop" and not error:
-            _keep_best(batcher, candidates)
+            _keep_best(batcher, candidates, request)
     except Exception:
         # The text so far is in `batcher.progress`; the final write stores it. No flush here:
         # a failing flush (a channel-layer blip) is what may have brought us here. The
@@ -139,11 +139,11 @@ def _candidates(
     return Candidates(engine, request, count) if studio_turn and count > 0 else None
 
 
-def _keep_best(batcher: Batcher, candidates: Candidates) -> None:
+def _keep_best(batcher: Batcher, candidates: Candidates, request: GenerationRequest) -> None:
     """The streamed text replaced by a sampled draft that shows more of the request."""
     generation = batcher.generation
-    ended = candidates.ended()
-    kept = kept_draft(generation.prompt, batcher.progress.text, ended)
+    ended = candidates.ended(float(settings.MACARON_GENERATION_TIME_LIMIT_SECONDS))
+    kept = kept_draft(generation.prompt, batcher.progress.text, ended, request.json_schema)
     log.info(
         "generation %s: %d of %d drafts ended; kept %s",
         generation.pk,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,8 +15,14 @@ import pytest
 from inference.protocol import Delta, GenerationRequest
 from studio.models import Generation, Project, Version
 from studio.services.generations import generation_create
-from studio.worker.candidates import CANDIDATE_TEMPERATURE, Draft, kept_draft
-from studio.worker.run import generation_run
+from studio.worker.candidates import (
+    CANDIDATE_GRACE_SECONDS,
+    CANDIDATE_TEMPERATURE,
+    Candidates,
+    Draft,
+    kept_draft,
+)
+from studio.worker.run import _candidates, generation_run
 from tests.fakes import HOLD_SECONDS, ScriptedFakeEngine
 
 pytestmark = [
@@ -105,6 +112,16 @@ def test_a_turn_that_fails_aborts_its_drafts(settings: Any) -> None:
     assert time.monotonic() - started < HOLD_SECONDS / 2  # not held until the drafts' end
 
 
+def test_drafts_still_running_at_the_time_limit_are_left_out(settings: Any) -> None:
+    engine = DraftsEngine({0: GREEDY, 1: BETTER}, fail_streamed=True)  # the draft holds
+    request = GenerationRequest("g", "ui", ())
+    candidates = Candidates(engine, request, 1)
+    started = time.monotonic()
+    assert candidates.ended(time_limit_seconds=0.5) == []
+    assert time.monotonic() - started < CANDIDATE_GRACE_SECONDS  # the limit, not the grace
+    assert engine.aborted == ["g~1"]
+
+
 def test_kept_draft_reads_validity_before_coverage() -> None:
     remove = {"t": "button", "label": "x", "on": {"do": "remove"}}  # outside any list item
     invalid = json.dumps(
@@ -114,3 +131,26 @@ def test_kept_draft_reads_validity_before_coverage() -> None:
     assert kept_draft(PROMPT, GREEDY, drafts) is None
     best = Draft("g~3", BETTER, 9, "stop")
     assert kept_draft(PROMPT, GREEDY, [*drafts, best]) is best
+
+
+@pytest.mark.parametrize(
+    ("structured", "messages", "refines", "drafts"),
+    [
+        (True, [], False, 2),  # a first ui turn from the studio
+        (True, [], True, 0),  # a refinement edits the version it quotes
+        (True, [{"role": "user", "content": "x"}], False, 0),  # an API request
+        (False, [], False, 0),  # a text expert's turn
+    ],
+)
+def test_only_a_first_studio_ui_turn_has_drafts(
+    settings: Any, structured: bool, messages: list[Any], refines: bool, drafts: int
+) -> None:
+    settings.MACARON_UI_CANDIDATES = 3
+    generation = SimpleNamespace(structured=structured, messages=messages)
+    basis = object() if refines else None
+    request = GenerationRequest("g", "ui", ())
+    engine = ScriptedFakeEngine(GREEDY)
+    made = _candidates(generation, request, basis, engine, None)  # type: ignore[arg-type]
+    assert (len(made.drafts) if made else 0) == drafts
+    if made:
+        made.ended(time_limit_seconds=10.0)
