@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from inference.protocol import Delta, GenerationRequest
+from inference.serving.prompts import request_for
 from studio.models import Generation, Project, Version
 from studio.services.generations import generation_create
 from studio.worker.candidates import (
@@ -154,3 +155,13 @@ def test_only_a_first_studio_ui_turn_has_drafts(
     assert (len(made.drafts) if made else 0) == drafts
     if made:
         made.ended(time_limit_seconds=10.0)
+
+
+def test_the_schemas_own_words_do_not_count() -> None:
+    """A "checkbox" asked for is a component: a label that spells the word shows it no better."""
+    asked = "a signup form with a terms checkbox"
+    schema = request_for(request_id="r", expert="ui", prompt=asked, max_tokens=50).json_schema
+    agree = spec("Signup", "I agree to the terms")
+    spelled = Draft("g~1", spec("Signup", "Terms checkbox"), 9, "stop")
+    assert kept_draft(asked, agree, [spelled]) is spelled  # with "checkbox" counted
+    assert kept_draft(asked, agree, [spelled], schema) is None
