@@ -22,6 +22,10 @@ GENERATION_ACCEPTED = "generation.accepted"
 GENERATION_DELTA = "generation.delta"
 GENERATION_DONE = "generation.done"
 GENERATION_SNAPSHOT = "generation.snapshot"
+# How a first ui turn's drafts stand (studio/worker/candidates.py), on the project group: once
+# the streamed draft ends, {"type", "generation", "drafts", "writing", "wait_s"} while others
+# are still being written, then {..., "writing": 0, "kept"} (0: the streamed draft) before done.
+GENERATION_DRAFTS = "generation.drafts"
 # A project's current version moved (a generation, an edit, undo, redo or a revert), on the
 # project group: {"type", "project", "current", "can_undo", "can_redo"}.
 PROJECT_CHANGED = "project.changed"

@@ -57,10 +57,18 @@ export function createGeneration(store, preview, actions) {
       store.set({ status: "Generation failed.", error: data.error || "The generation failed." });
     } else if (status === "cancelled") {
       store.set({ status: "Stopped. The current version is unchanged." });
+    } else if (data.error) {
+      store.set({ status: "Done, with a warning: " + data.error });
     } else {
-      store.set({ status: data.error ? "Done, with a warning: " + data.error : "Done." });
+      store.set({ status: "Done." + keptNote(store.get().generation) });
     }
     if (data.expert && data.expert !== "ui") setGeneration({ text: data.text });
+  }
+
+  // Why the view changed as the turn ended: another draft than the streamed one was kept.
+  function keptNote(generation) {
+    if (!generation || !generation.keptDraft) return "";
+    return " Kept another of " + generation.drafts + " drafts: it shows more of your prompt.";
   }
 
   function applySnapshot(data) {
@@ -113,6 +121,18 @@ export function createGeneration(store, preview, actions) {
       showStream(data.html, data.state);
       if (data.html && !document.body.dataset.firstViewEngineS) {
         document.body.dataset.firstViewEngineS = data.engine_s;
+      }
+    },
+    // A first ui turn's other drafts: how many are still being written once the streamed one
+    // has ended (the view waits for them, up to wait_s), then which one is kept.
+    "generation.drafts"(data) {
+      const { generation } = store.get();
+      if (!generation || data.generation !== generation.id || generation.done) return;
+      heard();
+      setGeneration({ drafts: data.drafts, keptDraft: data.kept || 0 });
+      if (data.writing) {
+        const wait = Math.ceil(data.wait_s);
+        store.set({ status: "Comparing drafts: " + data.writing + " more still being written (up to " + wait + " s)…" });
       }
     },
     "generation.done"(data) {

@@ -131,6 +131,9 @@ class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def generation_delta(self, event: dict[str, Any]) -> None:
         await self.send_json(event)
 
+    async def generation_drafts(self, event: dict[str, Any]) -> None:
+        await self.send_json(event)
+
     async def generation_done(self, event: dict[str, Any]) -> None:
         await self.send_json(event)
 

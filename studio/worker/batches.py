@@ -74,6 +74,15 @@ class Batcher:
         elif time.monotonic() - self.last_flush >= self.interval:
             self.flush()
 
+    def announce(self, kind: str, **fields: Any) -> None:
+        """A message beside the batches (how the drafts stand). It only informs, so one the
+        channel layer refuses is dropped, and the run goes on."""
+        message = {"type": kind, "generation": str(self.generation.pk), **fields}
+        try:
+            group_send(self.group, message)
+        except Exception:
+            log.warning("generation %s: %s not sent", self.generation.pk, kind, exc_info=True)
+
     def flush(self) -> None:
         progress = self.progress
         if not self.pending or self.cancelled or time.monotonic() < self.sends_paused_until:

@@ -20,6 +20,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from inference.protocol import Engine, GenerationRequest
@@ -35,6 +36,8 @@ CANDIDATE_TOP_P = 0.95
 # the streamed one took if longer (a slower draft may be longer), before they are aborted.
 CANDIDATE_GRACE_SECONDS = 10.0
 CANDIDATE_GRACE_SHARE = 0.5
+# While drafts finish, how often a Stop is looked for: a stopped turn frees the engine at once.
+STOP_POLL_SECONDS = 0.5
 
 
 @dataclass
@@ -44,6 +47,11 @@ class Draft:
     tokens: int = 0
     finish_reason: str = ""
     ended: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def number(self) -> int:
+        """Which draft this is: 1 for the first sampled one (the streamed draft is 0)."""
+        return int(self.request_id.rpartition("~")[2])
 
 
 def score(
@@ -97,14 +105,27 @@ class Candidates:
             if not draft.ended.is_set():
                 self._engine.abort(draft.request_id)
 
-    def ended(self, time_limit_seconds: float) -> list[Draft]:
-        """The drafts that end within their grace (from now, together), and before the turn's
-        time limit (counted from when the drafts started); the rest are aborted and left out."""
+    def writing(self) -> int:
+        """How many drafts are still being written."""
+        return sum(not draft.ended.is_set() for draft in self.drafts)
+
+    def deadline(self, time_limit_seconds: float) -> float:
+        """When the drafts still running are given up (on the monotonic clock): after their
+        grace, from now, and never past the turn's time limit (counted from their start)."""
         now = time.monotonic()
         grace = max(CANDIDATE_GRACE_SECONDS, (now - self.started) * CANDIDATE_GRACE_SHARE)
-        deadline = min(now + grace, self.started + time_limit_seconds)
-        for draft in self.drafts:
-            draft.ended.wait(max(0.0, deadline - time.monotonic()))
+        return min(now + grace, self.started + time_limit_seconds)
+
+    def ended(self, deadline: float, stopped: Callable[[], bool] = lambda: False) -> list[Draft]:
+        """The drafts that end by `deadline`; the rest are aborted and left out. If `stopped()`
+        turns true meanwhile (the designer pressed Stop), every draft is aborted at once and
+        none is returned."""
+        while self.writing() and time.monotonic() < deadline:
+            if stopped():
+                self.abort()
+                return []
+            wait = min(STOP_POLL_SECONDS, max(0.0, deadline - time.monotonic()))
+            next(d for d in self.drafts if not d.ended.is_set()).ended.wait(wait)
         self.abort()
         return [draft for draft in self.drafts if draft.ended.is_set()]
 

@@ -24,6 +24,7 @@ from inference.serving.prompts import (
     request_for,
 )
 from inference.settings import EngineSettings
+from studio import messages
 from studio.models import Generation
 from studio.selectors import ResolvedExpert, expert_resolve
 from studio.stored_tables import project_prompt_with_tables, project_tables
@@ -108,9 +109,10 @@ def generation_stream(
     # Checked when the request was built (`generation_request`); a pure, cheap re-read.
     basis = basis_of(generation)
     batcher = Batcher(generation, settings.MACARON_BATCH_SECONDS, basis=basis)
-    engine = engine or hosting.current_engine()
-    candidates = _candidates(generation, request, basis, engine, drafts)
+    candidates = None
     try:
+        engine = engine or hosting.current_engine()
+        candidates = _candidates(generation, request, basis, engine, drafts)
         finish_reason, error = _stream(engine, request, batcher, candidates)
         if candidates is not None and finish_reason == "stop" and not error:
             _keep_best(batcher, candidates, request)
@@ -140,9 +142,18 @@ def _candidates(
 
 
 def _keep_best(batcher: Batcher, candidates: Candidates, request: GenerationRequest) -> None:
-    """The streamed text replaced by a sampled draft that shows more of the request."""
+    """The streamed text replaced by a sampled draft that shows more of the request. Watchers
+    hear how many drafts are still being written, then which one was kept; a Stop meanwhile
+    aborts them all and keeps the streamed text."""
     generation = batcher.generation
-    ended = candidates.ended(float(settings.MACARON_GENERATION_TIME_LIMIT_SECONDS))
+    count = len(candidates.drafts) + 1
+    deadline = candidates.deadline(float(settings.MACARON_GENERATION_TIME_LIMIT_SECONDS))
+    if writing := candidates.writing():
+        wait_s = round(max(0.0, deadline - time.monotonic()), 1)
+        batcher.announce(messages.GENERATION_DRAFTS, drafts=count, writing=writing, wait_s=wait_s)
+    ended = candidates.ended(deadline, stopped=lambda: not batcher.row.check())
+    if batcher.cancelled:
+        return
     kept = kept_draft(generation.prompt, batcher.progress.text, ended, request.json_schema)
     log.info(
         "generation %s: %d of %d drafts ended; kept %s",
@@ -153,6 +164,9 @@ def _keep_best(batcher: Batcher, candidates: Candidates, request: GenerationRequ
     )
     if kept is not None:
         batcher.progress.text, batcher.progress.tokens = kept.text, kept.tokens
+    batcher.announce(
+        messages.GENERATION_DRAFTS, drafts=count, writing=0, kept=kept.number if kept else 0
+    )
 
 
 def _stream(

@@ -5,6 +5,7 @@ with its turn. The real engine writes them in tests/stack and in UI4A-Bench."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
 from types import SimpleNamespace
@@ -14,8 +15,10 @@ import pytest
 
 from inference.protocol import Delta, GenerationRequest
 from inference.serving.prompts import request_for
+from studio import messages
 from studio.models import Generation, Project, Version
-from studio.services.generations import generation_create
+from studio.services.broadcast import group_send
+from studio.services.generations import generation_cancel, generation_create
 from studio.worker.candidates import (
     CANDIDATE_GRACE_SECONDS,
     CANDIDATE_TEMPERATURE,
@@ -47,9 +50,12 @@ WORSE = spec("Code")
 class DraftsEngine(ScriptedFakeEngine):
     """Replays one text for the streamed request and others for its drafts (`<id>~<n>`)."""
 
-    def __init__(self, texts: dict[int, str], *, fail_streamed: bool = False) -> None:
+    def __init__(
+        self, texts: dict[int, str], *, fail_streamed: bool = False, hold_drafts: bool = False
+    ) -> None:
         super().__init__(texts[0])
         self.texts, self.fail_streamed = texts, fail_streamed
+        self.hold_drafts = fail_streamed or hold_drafts
 
     def stream(self, request: GenerationRequest) -> Iterator[Delta]:
         _, _, draft = request.request_id.partition("~")
@@ -57,9 +63,9 @@ class DraftsEngine(ScriptedFakeEngine):
             scripted = ScriptedFakeEngine(
                 self.texts[0], fail_after=1 if self.fail_streamed else None
             )
-        else:  # a draft of a failing turn runs until it is aborted
+        else:  # a held draft (always, in a failing turn) runs until it is aborted
             scripted = ScriptedFakeEngine(
-                self.texts[int(draft)], hold_after=1 if self.fail_streamed else None
+                self.texts[int(draft)], hold_after=1 if self.hold_drafts else None
             )
         scripted.aborted, scripted.abort_seen = self.aborted, self.abort_seen
         with self.lock:
@@ -68,14 +74,28 @@ class DraftsEngine(ScriptedFakeEngine):
 
 
 def run(
-    texts: dict[int, str], settings: Any, *, fail_streamed: bool = False
+    texts: dict[int, str], settings: Any, *, fail_streamed: bool = False, hold_drafts: bool = False
 ) -> tuple[Generation, DraftsEngine]:
     settings.MACARON_UI_CANDIDATES = len(texts)
     project = Project.objects.create(name="Shop")
     generation = generation_create(prompt=PROMPT, expert="ui", project_id=project.id)
-    engine = DraftsEngine(texts, fail_streamed=fail_streamed)
+    engine = DraftsEngine(texts, fail_streamed=fail_streamed, hold_drafts=hold_drafts)
     generation_run(generation_id=generation.id, engine=engine)
     return Generation.objects.get(pk=generation.id), engine
+
+
+@pytest.fixture
+def drafts_sent(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The drafts messages the run sends its watchers (beside the batches, which still go)."""
+    sent: list[dict[str, Any]] = []
+
+    def recording(group: str, message: dict[str, Any], **kwargs: Any) -> None:
+        if message["type"] == messages.GENERATION_DRAFTS:
+            sent.append(message)
+        group_send(group, message, **kwargs)
+
+    monkeypatch.setattr("studio.worker.batches.group_send", recording)
+    return sent
 
 
 def test_the_draft_showing_most_of_the_request_is_kept(settings: Any) -> None:
@@ -118,7 +138,7 @@ def test_drafts_still_running_at_the_time_limit_are_left_out(settings: Any) -> N
     request = GenerationRequest("g", "ui", ())
     candidates = Candidates(engine, request, 1)
     started = time.monotonic()
-    assert candidates.ended(time_limit_seconds=0.5) == []
+    assert candidates.ended(candidates.deadline(time_limit_seconds=0.5)) == []
     assert time.monotonic() - started < CANDIDATE_GRACE_SECONDS  # the limit, not the grace
     assert engine.aborted == ["g~1"]
 
@@ -154,7 +174,7 @@ def test_only_a_first_studio_ui_turn_has_drafts(
     made = _candidates(generation, request, basis, engine, None)  # type: ignore[arg-type]
     assert (len(made.drafts) if made else 0) == drafts
     if made:
-        made.ended(time_limit_seconds=10.0)
+        made.ended(made.deadline(time_limit_seconds=10.0))
 
 
 def test_the_schemas_own_words_do_not_count() -> None:
@@ -165,3 +185,49 @@ def test_the_schemas_own_words_do_not_count() -> None:
     spelled = Draft("g~1", spec("Signup", "Terms checkbox"), 9, "stop")
     assert kept_draft(asked, agree, [spelled]) is spelled  # with "checkbox" counted
     assert kept_draft(asked, agree, [spelled], schema) is None
+
+
+def test_watchers_hear_the_drafts_still_writing_then_the_one_kept(
+    settings: Any, drafts_sent: list[dict[str, Any]]
+) -> None:
+    stored, _ = run({0: GREEDY, 1: WORSE, 2: BETTER}, settings)
+    *waiting, kept = drafts_sent
+    assert kept == {
+        "type": messages.GENERATION_DRAFTS,
+        "generation": str(stored.pk),
+        "drafts": 3,
+        "writing": 0,
+        "kept": 2,
+    }
+    for (
+        message
+    ) in waiting:  # sent only if a draft was still being written when the streamed one ended
+        assert 1 <= message["writing"] <= 2 and 0 < message["wait_s"] <= CANDIDATE_GRACE_SECONDS
+
+
+def test_keeping_the_streamed_draft_says_so(
+    settings: Any, drafts_sent: list[dict[str, Any]]
+) -> None:
+    run({0: BETTER, 1: WORSE}, settings)
+    assert drafts_sent[-1]["kept"] == 0
+
+
+def test_a_stop_while_drafts_finish_aborts_them_at_once(
+    settings: Any, drafts_sent: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The streamed draft has ended and the others are held: a Stop ends the wait (not the
+    grace), aborts them, and no draft is kept."""
+    real_deadline = Candidates.deadline
+
+    def stop_when_waiting(candidates: Candidates, time_limit_seconds: float) -> float:
+        generation_id = candidates.drafts[0].request_id.partition("~")[0]
+        threading.Timer(0.3, generation_cancel, kwargs={"generation_id": generation_id}).start()
+        return real_deadline(candidates, time_limit_seconds)
+
+    monkeypatch.setattr(Candidates, "deadline", stop_when_waiting)
+    started = time.monotonic()
+    stored, engine = run({0: GREEDY, 1: BETTER, 2: BETTER}, settings, hold_drafts=True)
+    assert time.monotonic() - started < CANDIDATE_GRACE_SECONDS / 2
+    assert stored.status == Generation.Status.CANCELLED
+    assert sorted(set(engine.aborted)) == [f"{stored.pk}~1", f"{stored.pk}~2"]
+    assert [m["writing"] for m in drafts_sent] == [2]  # no draft is said to be kept

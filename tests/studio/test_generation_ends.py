@@ -220,6 +220,20 @@ def test_a_run_that_fails_before_it_streams_still_ends(
     assert done["status"] == "failed"
 
 
+def test_a_worker_with_no_engine_fails_the_row_as_an_engine_failure(
+    flaky_layer: type[FlakyLayer],
+) -> None:
+    """No engine running in the process (`hosting.current_engine` raises): the row says the
+    engine failed, with its id, not that the server failed to store it."""
+    generation = queued()
+    run_within(10, generation_id=generation.id, engine=None)
+
+    stored = Generation.objects.get(pk=generation.pk)
+    assert (stored.status, stored.error) == (Generation.Status.FAILED, engine_failed(generation.id))
+    [done] = done_messages(flaky_layer)
+    assert done["status"] == "failed"
+
+
 class EndedElsewhereEngine(ScriptedFakeEngine):
     """After its last delta, before the run writes how it ended, another party ends the row:
     `generation_cancel`, or the orphan sweep failing it."""

@@ -1,0 +1,88 @@
+"""While a first ui turn's other drafts are still being written (studio/worker/candidates.py),
+the studio says so, and when the turn ends it says why the view changed if another draft than
+the streamed one was kept. The page's WebSocket is played by the test (Playwright's
+`route_web_socket`), message by message as the worker sends them (studio/messages.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from studio import messages
+from studio.models import Project
+from tests.live_session import sign_in
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GENERATION = "8d3c1e55-0c52-4a51-9b4e-52a3c1d6c0aa"
+
+
+def studio_with_played_socket(page: Page, live_server: Any) -> list[WebSocketRoute]:
+    """The project's studio page, its socket answered by the test; the list fills with the
+    socket once the page has sent its prompt."""
+    owner = get_user_model().objects.create_user("ada")
+    project = Project.objects.create(name="Drafts", owner=owner)
+    prompted: list[WebSocketRoute] = []
+
+    def played(socket: WebSocketRoute) -> None:
+        def on_message(raw: str | bytes) -> None:
+            if json.loads(raw)["type"] == messages.GENERATE:
+                prompted.append(socket)
+                send(socket, messages.GENERATION_ACCEPTED, project=str(project.id), expert="ui")
+
+        socket.on_message(on_message)
+
+    page.route_web_socket("**/ws/studio/**", played)
+    sign_in(page, live_server, owner)
+    page.goto(f"{live_server.url}/p/{project.id}/")
+    page.get_by_label("Describe the interface").fill("A suppliers table with Name and Phone")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#status")).to_have_text("Queued…")
+    return prompted
+
+
+def send(socket: WebSocketRoute, kind: str, **fields: Any) -> None:
+    socket.send(json.dumps({"type": kind, "generation": GENERATION, **fields}))
+
+
+def stream_and_wait_for_drafts(page: Page, socket: WebSocketRoute) -> None:
+    status = page.locator("#status")
+    send(socket, messages.GENERATION_DELTA, seq=1, delta='{"title":"Vendors"}', tokens=6)
+    expect(status).to_have_text("Streaming… 6 tokens")
+    send(socket, messages.GENERATION_DRAFTS, drafts=3, writing=2, wait_s=12.3)
+    expect(status).to_have_text("Comparing drafts: 2 more still being written (up to 13 s)…")
+    send(socket, messages.GENERATION_DRAFTS, drafts=3, writing=1, wait_s=4)
+    expect(status).to_have_text("Comparing drafts: 1 more still being written (up to 4 s)…")
+
+
+def done(socket: WebSocketRoute) -> None:
+    text = '{"title":"Suppliers"}'
+    send(socket, messages.GENERATION_DONE, status="done", text=text, seq=1, problems=[])
+
+
+def test_the_studio_says_drafts_are_compared_and_why_the_view_changed(
+    page: Page, live_server: Any
+) -> None:
+    [socket] = studio_with_played_socket(page, live_server)
+    stream_and_wait_for_drafts(page, socket)
+    send(socket, messages.GENERATION_DRAFTS, drafts=3, writing=0, kept=2)
+    done(socket)
+    expect(page.locator("#status")).to_have_text(
+        "Done. Kept another of 3 drafts: it shows more of your prompt."
+    )
+    page.screenshot(path="test-artifacts/studio-drafts-kept.png")
+
+
+def test_keeping_the_streamed_draft_is_a_plain_done(page: Page, live_server: Any) -> None:
+    [socket] = studio_with_played_socket(page, live_server)
+    stream_and_wait_for_drafts(page, socket)
+    send(socket, messages.GENERATION_DRAFTS, drafts=3, writing=0, kept=0)
+    done(socket)
+    expect(page.locator("#status")).to_have_text("Done.")
