@@ -20,6 +20,7 @@ from typing import Any
 
 from ui4a import actions, registry
 from ui4a.catalog import MAX_DATASETS, MAX_STATE_KEYS
+from ui4a.expr import parse_condition
 from ui4a.fields import NAME_PATTERN, DatasetSlot, kind_of
 from ui4a.tree import pointer, walk
 from ui4a.validate import actions_at, state_references, targets
@@ -33,6 +34,7 @@ TAIL_ROWS = 12
 ROW_KEYS = 8
 ITEM_FIELD = re.compile(r"\{\.(\w+)\}")
 KEY = re.compile(r"\w+")
+WHOLE = re.compile(r"[0-9]{1,6}")
 HEAD = ("title", "theme", "root")
 DIALOG = "dialog1"  # the schema's dialog as a child of the page (ui4a/schema.py names by depth)
 TAIL = ("state", "data")
@@ -190,6 +192,19 @@ class TailSchemas:
     @property
     def state_required(self) -> bool:
         return bool(self.state_keys)
+
+
+def first_steps(head: object) -> dict[str, int]:
+    """The state keys the tree shows in steps, each with its first step: a key the tree's `if`s
+    compare for equality with two or more whole numbers, none of them 0 (a wizard's `step=1`,
+    `step=2`, `step=3`). A state closed at the token limit starts them there, not at 0, which
+    no step shows. A key compared with one number (`score=3`, a goal) is no step."""
+    steps: dict[str, set[int]] = {}
+    for ref in walk(head):
+        condition = parse_condition(ref.node.get("if"))
+        if condition is not None and condition.op == "=" and WHOLE.fullmatch(condition.literal):
+            steps.setdefault(condition.key, set()).add(int(condition.literal))
+    return {key: min(seen) for key, seen in steps.items() if len(seen) >= 2 and 0 not in seen}
 
 
 def tail_schemas(schema: Schema, head: object) -> TailSchemas:

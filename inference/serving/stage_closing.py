@@ -12,6 +12,8 @@ cannot close within that, gets None, and the generation ends as it was cut.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -30,6 +32,9 @@ MOST_CHARACTERS = 2000
 # How far each choice looks ahead: closing a stage costs at most about MOST_CHARACTERS
 # times the choices at one point (FREE) times this many matcher steps.
 LOOK_AHEAD = 200
+# A value comes next, after this key (the text so far ends so).
+KEY_BEFORE_VALUE = re.compile(r'"([A-Za-z_][A-Za-z0-9_]*)":$')
+DIGITS = frozenset("-0123456789")
 # The options vLLM compiles a JSON schema with (its engine disables any whitespace).
 JSON_OPTIONS = vllm_json_options(disable_any_whitespace=True)
 
@@ -50,37 +55,68 @@ def _compiled(kind: str, grammar: str) -> xgr.CompiledGrammar:
 
 
 def closing(
-    text: str, *, json_schema: dict[str, Any] | None = None, ebnf: str | None = None
+    text: str,
+    *,
+    json_schema: dict[str, Any] | None = None,
+    ebnf: str | None = None,
+    numbers: Mapping[str, int] | None = None,
 ) -> str | None:
     """What closes `text` under a JSON schema or an xgrammar EBNF grammar (one of them), or
     None; "" if `text` is whole already. A character at a time: the only one allowed; else a
     closing bracket; inside a string, its closing quote; else whichever allowed character
     leads to the shortest ending when the rest is chosen so without looking ahead (a key that
-    is required, not one that is optional and asks for more)."""
+    is required, not one that is optional and asks for more). A number the closing writes as
+    the value of a key in `numbers` is that number (a wizard's first step), where the grammar
+    allows it."""
     kind, grammar = ("json", json.dumps(json_schema)) if ebnf is None else ("ebnf", ebnf)
     matcher = xgr.GrammarMatcher(_compiled(kind, grammar))
     if not matcher.accept_string(text):
         return None
-    return _ending(matcher, MOST_CHARACTERS, look_ahead=True)
+    return _ending(matcher, MOST_CHARACTERS, look_ahead=True, before=text, numbers=numbers or {})
 
 
-def _ending(matcher: xgr.GrammarMatcher, most: int, *, look_ahead: bool) -> str | None:
+def _ending(
+    matcher: xgr.GrammarMatcher,
+    most: int,
+    *,
+    look_ahead: bool,
+    before: str = "",
+    numbers: Mapping[str, int] | None = None,
+) -> str | None:
     mask = xgr.allocate_token_bitmask(1, END + 1)
     added: list[str] = []
-    for step in range(most + 1):
+    while len(added) <= most:
         matcher.fill_next_token_bitmask(mask)
         words = mask[0].tolist()
-        allowed = [t for t in range(END + 1) if (words[t // 32] >> (t % 32)) & 1]
-        if END in allowed:
+        ids = [t for t in range(END + 1) if (words[t // 32] >> (t % 32)) & 1]
+        if END in ids:
             return "".join(added)
-        if step == most:
+        allowed = [CHARACTERS[t] for t in ids]
+        if len(added) == most:
             return None
-        choice = _choose([CHARACTERS[t] for t in allowed], matcher, most - len(added), look_ahead)
+        preferred = _preferred_number(before + "".join(added), allowed, numbers)
+        if preferred and _accepts(matcher.fork(), preferred):
+            _accepts(matcher, preferred)
+            added += preferred
+            continue
+        choice = _choose(allowed, matcher, most - len(added), look_ahead)
         if choice is None:
             return None
         matcher.accept_token(ord(choice) - 32)
         added.append(choice)
     return None
+
+
+def _preferred_number(so_far: str, allowed: list[str], numbers: Mapping[str, int] | None) -> str:
+    """The number to write here: where a value of a key in `numbers` begins as a number."""
+    if not numbers or not set(allowed) <= DIGITS:
+        return ""
+    match = KEY_BEFORE_VALUE.search(so_far)
+    return str(numbers[match[1]]) if match and match[1] in numbers else ""
+
+
+def _accepts(matcher: xgr.GrammarMatcher, text: str) -> bool:
+    return all(matcher.accept_token(ord(c) - 32) for c in text)
 
 
 def _choose(

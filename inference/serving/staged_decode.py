@@ -35,6 +35,7 @@ from ui4a.declarations import (
     TailSchemas,
     dialog_schema,
     dialogs_to_draw,
+    first_steps,
     head_schema,
     is_staged_schema,
     tail_schemas,
@@ -346,7 +347,9 @@ async def staged(
         written += more.text
         reason = more.finish_reason
         if reason == "length":
-            ending = await asyncio.to_thread(closing, written, ebnf=grammar)
+            ending = await asyncio.to_thread(
+                closing, written, ebnf=grammar, numbers=first_steps(decoded)
+            )
             if ending is not None:
                 log.info(STAGE_CLOSED, "tail", ending)
                 more = Piece(more.text + ending, more.tokens, reason, more.prompt_tokens)

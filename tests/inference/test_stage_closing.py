@@ -17,7 +17,7 @@ from inference.serving import stage_closing
 from inference.serving.stage_closing import JSON_OPTIONS, closing
 from inference.serving.staged_decode import tail_grammar
 from inference.settings import EngineSettings
-from ui4a.declarations import head_schema, tail_schemas
+from ui4a.declarations import first_steps, head_schema, tail_schemas
 from ui4a.validate import validate
 
 SCHEMA = ui4a.json_schema(queries=False)
@@ -72,6 +72,35 @@ def test_a_flag_is_closed_false() -> None:
     head["root"]["c"].append({"t": "alert", "if": "finished", "text": "All set!"})
     grammar = tail_grammar("", tail_schemas(SCHEMA, head))
     assert closing(',"state":{"q":"","finished":', ebnf=grammar) == "false}}"
+
+
+def wizard(*steps: int) -> dict[str, Any]:
+    head: dict[str, Any] = json.loads(ROOMS)
+    head["root"]["c"] += [{"t": "text", "if": f"step={n}", "text": f"Step {n}"} for n in steps]
+    return head
+
+
+def test_a_closed_wizard_starts_at_its_first_step() -> None:
+    """A closed wizard's `step` at 0 would show none of its steps."""
+    head = wizard(1, 2, 3)
+    grammar = tail_grammar("", tail_schemas(SCHEMA, head))
+    ending = closing(',"state":{"q":"",', ebnf=grammar, numbers=first_steps(head))
+    assert ending == '"step":1}}'
+    spec = json.loads(ROOMS[:-1] + ',"state":{"q":"",' + ending)
+    assert validate(spec) == [] and spec["state"]["step"] == 1
+    assert closing(',"state":{"q":"",', ebnf=grammar) == '"step":0}}'  # without: 0
+
+
+@pytest.mark.parametrize(
+    ("steps", "first"),
+    [((1, 2, 3), {"step": 1}), ((3, 2), {"step": 2}), ((0, 1, 2), {}), ((3,), {}), ((), {})],
+)
+def test_first_steps_are_keys_shown_at_two_or_more_numbers_none_zero(
+    steps: tuple[int, ...], first: dict[str, int]
+) -> None:
+    """A key compared with one number is a goal (`score=3`), not a step; one compared with 0
+    starts there already."""
+    assert first_steps(wizard(*steps)) == first
 
 
 def test_text_the_grammar_does_not_take_is_not_closed() -> None:

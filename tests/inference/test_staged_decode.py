@@ -254,6 +254,24 @@ def test_a_head_cut_at_the_limit_is_closed_and_the_tail_declares_what_it_names(
     assert pieces[-1].tokens == len(tokenizer.encode(cut_off)) + len(tail_ids)
 
 
+def test_a_wizard_cut_at_the_limit_shows_its_first_step(tokenizer: Any) -> None:
+    """The tail of a wizard whose head ran to the limit is all closing: its `step` starts at
+    the first step the tree shows, so the closed view shows one."""
+    steps = [{"t": "text", "if": f"step={n}", "text": f"Step {n}"} for n in (1, 2, 3)]
+    head = json.dumps({"title": "Join", "root": {"t": "page", "c": steps}}, separators=(",", ":"))
+    cut_off = head[: head.rindex("}]}}") - 3]  # inside the third step's text
+    ending = closing(cut_off, json_schema=head_schema(SCHEMA))
+    assert ending is not None
+    cut = head_end(tokenizer.encode(cut_off) + tokenizer.encode(ending), tokenizer)
+    assert cut is not None
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (cut_off, "length"), tail_request_id("r1"): (cut.respelled, "length")}
+    )
+    spec = json.loads("".join(p.text for p in run(generate)))
+    assert spec["state"] == {"step": 1}
+    assert validate(spec) == []
+
+
 def test_a_closed_head_then_a_whole_tail_still_ends_with_length(tokenizer: Any) -> None:
     cut_off = HEAD[:50]
     ending = closing(cut_off, json_schema=head_schema(SCHEMA))
