@@ -13,7 +13,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import transaction
 
-from bench.variants import DEFAULT_VARIANT, apply_variant, check_variant
+from bench.variants import BEST_OF_VARIANT, DEFAULT_VARIANT, apply_variant, check_variant
 from studio.celery import app
 from studio.models import Generation
 from studio.services.generations import generation_create, generation_store
@@ -29,7 +29,7 @@ def run_variant(self: Task[Any, None], generation_id: str, variant: str) -> None
         return
     request = generation_request(generation)
     if request is not None:
-        # Every variant but the one served measures a single draft (studio/worker/candidates.py).
+        # Variants run off the studio's path measure a single draft (studio/worker/candidates.py).
         generation_stream(generation, apply_variant(request, variant), drafts=1)
 
 
@@ -38,8 +38,11 @@ def variant_generation_create(
 ) -> Generation:
     """A stored generation that runs under `variant`; the served one goes the studio's way."""
     check_variant(variant)
-    if variant == DEFAULT_VARIANT:
-        return generation_create(prompt=prompt, expert=expert, project_id=project_id)
+    if variant in (DEFAULT_VARIANT, BEST_OF_VARIANT):
+        best_of = variant == BEST_OF_VARIANT
+        return generation_create(
+            prompt=prompt, expert=expert, project_id=project_id, best_of=best_of
+        )
     with transaction.atomic():
         generation = generation_store(prompt=prompt, expert=expert, project_id=project_id)
         transaction.on_commit(

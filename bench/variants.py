@@ -18,14 +18,18 @@ if TYPE_CHECKING:
     from bench.ui4a_bench.baselines import Retriever
 
 DEFAULT_VARIANT = "trained"
+BEST_OF_VARIANT = "best-of"
 SAMPLED_TEMPERATURE = 0.7
 SAMPLED_TOP_P = 0.95
 VARIANTS = {
     "trained": (
-        "the expert as served: its installed adapter, constrained to its schema, the best of "
-        "its drafts kept (MACARON_UI_CANDIDATES)"
+        "the expert as served: its installed adapter, constrained to its schema, one greedy "
+        "draft (a studio turn unless the designer asks for the best of several)"
     ),
-    "single": "the expert as served, but its streamed (greedy) draft alone, with no others",
+    "best-of": (
+        "the expert as served to a designer who ticks 'Best of 3 drafts': the greedy draft and "
+        "sampled ones (MACARON_UI_CANDIDATES in all), the one showing most of the prompt kept"
+    ),
     "base": "the base model with no adapter, constrained to the expert's schema",
     "unconstrained": "the expert's adapter with no JSON-schema grammar",
     "edit": (

@@ -61,6 +61,9 @@ class GenerateRequest:
     # element a targeted refinement changes ("": the whole spec).
     base: uuid.UUID | None = None
     target: str = ""
+    # A new screen written as several drafts, of which the one showing most of the prompt is
+    # kept (MACARON_UI_CANDIDATES); slower. Refinements write one.
+    best_of: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ def decode(text: str | None, *, max_bytes: int) -> ClientRequest:
             project=_optional_uuid(data, "project"),
             base=_optional_uuid(data, "base"),
             target=_target(data),
+            best_of=_flag(data, "best_of"),
         )
     if kind == STOP:
         return StopRequest(_required_uuid(data, "generation"))
@@ -133,6 +137,13 @@ def _string(data: dict[str, Any], key: str, default: str | None = None) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
         raise BadMessage("bad_message", f"'{key}' must be a string.")
+    return value
+
+
+def _flag(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise BadMessage("bad_message", f"'{key}' must be true or false.")
     return value
 
 

@@ -31,7 +31,7 @@ from bench.ui4a_bench.report import Row, html_report, summarize, table
 from bench.ui4a_bench.tail_waits import write_tail_waits
 from bench.variants import VARIANTS, UnknownVariant, check_variant
 
-ORDER = (*BASELINES, "base", "single", "sampled", "trained", "edit", "unconstrained")
+ORDER = (*BASELINES, "base", "sampled", "trained", "best-of", "edit", "unconstrained")
 DEFAULT_VARIANTS = (*BASELINES, "base", "trained")
 
 

@@ -31,6 +31,7 @@ function pageData(id) {
 const project = pageData("studio-project");
 const version = pageData("studio-version");
 const experts = pageData("studio-experts") || [];
+const uiDrafts = pageData("studio-ui-drafts") || 1;
 const themeFields = pageData("studio-theme-fields") || [];
 
 const store = createStore({
@@ -87,7 +88,7 @@ mount("side", html`
   <${Timeline} store=${store} actions=${actions} />
   <${DataPanel} project=${project} />
   <${Compare} store=${store} actions=${actions} />
-  <${PromptBox} store=${store} actions=${actions} generation=${generation} experts=${experts} />`);
+  <${PromptBox} store=${store} actions=${actions} generation=${generation} experts=${experts} uiDrafts=${uiDrafts} />`);
 mount("stage-bar", html`<${StageBar} store=${store} actions=${actions} />`);
 mount("repl", html`<${ReplPanel} store=${store} />`);
 mount("inspector", html`<${Inspector} store=${store} actions=${actions} experts=${experts} />`);

@@ -170,7 +170,7 @@ export function createGeneration(store, preview, actions) {
     },
     // Generate (no version yet, or "start over") or refine the current version, or only the
     // selected subtree of it.
-    generate({ prompt, expert, startOver }) {
+    generate({ prompt, expert, startOver, bestOf = false }) {
       const { project, current, selection, generation } = store.get();
       if (generation && !generation.done) {
         store.set({ error: "A generation is already running in this project; stop it first." });
@@ -184,6 +184,7 @@ export function createGeneration(store, preview, actions) {
         expert,
         base,
         target: base && selection ? selection.node : "",
+        best_of: bestOf,
       });
       if (sent) store.set({ error: "", status: "Sending…" });
       else store.set({ error: "Not connected to the server; reconnecting… Your prompt is kept: try again in a moment." });

@@ -22,20 +22,44 @@ function Progress({ generation }) {
   </div>`;
 }
 
-export function PromptBox({ store, actions, generation: gen, experts }) {
+// "Best of N drafts" for a new ui screen: kept across visits, as a designer's habit.
+const BEST_OF_KEY = "macaron.bestOf";
+
+function storedBestOf() {
+  try {
+    return localStorage.getItem(BEST_OF_KEY) === "1";
+  } catch (_) {
+    return false;
+  }
+}
+
+export function PromptBox({ store, actions, generation: gen, experts, uiDrafts = 1 }) {
   const [draft, current, selection, generation, status, error] = useStore(store, (s) => [
     s.draft, s.current, s.selection, s.generation, s.status, s.error,
   ]);
   const [expert, setExpert] = useState(() => (experts.some((e) => e.name === "ui") ? "ui" : (experts[0] || {}).name));
   const [startOver, setStartOver] = useState(false);
+  const [bestOf, setBestOf] = useState(storedBestOf);
+  const structured = (experts.find((e) => e.name === expert) || {}).structured;
   const running = !!(generation && !generation.done);
   const refining = !!current && !startOver;
   const target = refining && selection ? selection : null;
   const targetName = target ? describe(nodeAt(current.spec, target.node), target.kind, target.label) : "";
+  // A refinement edits the version it quotes: one draft. So does a text expert.
+  const offerBestOf = uiDrafts > 1 && structured && !refining;
 
   function submit(event) {
     event.preventDefault();
-    gen.generate({ prompt: draft, expert, startOver });
+    gen.generate({ prompt: draft, expert, startOver, bestOf: offerBestOf && bestOf });
+  }
+
+  function chooseBestOf(checked) {
+    setBestOf(checked);
+    try {
+      localStorage.setItem(BEST_OF_KEY, checked ? "1" : "0");
+    } catch (_) {
+      // Storage refused (a private window): the choice lasts as long as the page.
+    }
   }
 
   return html`<form class="prompt" id="generate-form" novalidate onSubmit=${submit}>
@@ -59,6 +83,9 @@ export function PromptBox({ store, actions, generation: gen, experts }) {
       </select>
       ${current && html`<label class="check"><input type="checkbox" checked=${startOver}
         onChange=${(e) => setStartOver(e.currentTarget.checked)} /> Start over</label>`}
+      ${offerBestOf && html`<label class="check" title=${"Writes " + uiDrafts + " drafts and keeps the one that shows most of your prompt; about 2.5 times the wait"}>
+        <input type="checkbox" checked=${bestOf} onChange=${(e) => chooseBestOf(e.currentTarget.checked)} />
+        Best of ${uiDrafts}</label>`}
       <span class="grow"></span>
       ${running
         ? html`<button type="button" class="stop" onClick=${() => gen.stop()}>

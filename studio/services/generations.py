@@ -44,6 +44,7 @@ def generation_start(
     base_version_id: uuid.UUID | None = None,
     target: str = "",
     new_project_id: uuid.UUID | None = None,
+    best_of: bool = False,
 ) -> Generation:
     """A studio `generate`: in one of the user's projects, or (`project_id` None) in a new
     project of theirs with the id `new_project_id`, made only if the generation is accepted.
@@ -62,6 +63,7 @@ def generation_start(
             project_id=project.pk,
             base_version_id=base_version_id,
             target=target,
+            best_of=best_of,
         )
 
 
@@ -72,6 +74,7 @@ def generation_create(
     project_id: uuid.UUID,
     base_version_id: uuid.UUID | None = None,
     target: str = "",
+    best_of: bool = False,
 ) -> Generation:
     """Store a queued generation and enqueue its run once the row is committed. A project with
     an owner counts it against the owner's limits (`studio.services.limits`)."""
@@ -82,6 +85,7 @@ def generation_create(
             project_id=project_id,
             base_version_id=base_version_id,
             target=target,
+            best_of=best_of,
         )
         owner_id = generation.project.owner_id if generation.project else None
         if owner_id is not None:
@@ -98,9 +102,12 @@ def generation_store(
     project_id: uuid.UUID,
     base_version_id: uuid.UUID | None = None,
     target: str = "",
+    best_of: bool = False,
 ) -> Generation:
     """Check a studio prompt and store it as a queued generation, enqueueing nothing: for
-    `generation_create`, and for callers that run it another way (UI4A-Bench's variants)."""
+    `generation_create`, and for callers that run it another way (UI4A-Bench's variants).
+    `best_of`: a new ui screen is written as `MACARON_UI_CANDIDATES` drafts, the best kept
+    (studio/worker/candidates.py); its `options` say how many."""
     prompt = prompt.strip()
     if not prompt:
         raise InvalidRequest("empty_prompt", "Describe the interface you want first.")
@@ -139,7 +146,14 @@ def generation_store(
             profile=settings.CELERY_TASK_DEFAULT_QUEUE,
             base_version=base,
             target=target,
+            options=_drafts(best_of, resolved.expert.structured, base),
         )
+
+
+def _drafts(best_of: bool, structured: bool, base: Version | None) -> dict[str, Any]:
+    """The options of a studio turn: how many drafts a new ui screen asked the best of writes."""
+    count = int(settings.MACARON_UI_CANDIDATES)
+    return {"drafts": count} if best_of and structured and base is None and count > 1 else {}
 
 
 def _refinement_of(

@@ -102,6 +102,7 @@ class StudioConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 expert=request.expert,
                 base_version_id=request.base,
                 target=request.target,
+                best_of=request.best_of,
             )
         except Exception:
             if joined_now:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -41,6 +42,8 @@ def _studio(
         ),
         "generation": generation,
         "experts": experts_list(),
+        # The drafts a new ui screen writes when the designer asks for the best of several.
+        "ui_drafts": int(settings.MACARON_UI_CANDIDATES),
         "theme_fields": [
             {"name": f.name, "values": list(f.values), "default": f.default} for f in THEME_FIELDS
         ],

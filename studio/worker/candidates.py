@@ -1,17 +1,20 @@
-"""More drafts of a studio ui turn, and the one kept (`MACARON_UI_CANDIDATES`).
+"""More drafts of a studio ui turn, and the one kept, when the designer asks for the best of
+several ("Best of 3": the turn's options say how many, `MACARON_UI_CANDIDATES`).
 
 The designer watches the greedy draft grow, as always. Beside it, the engine writes
 `count - 1` more drafts of the same request, sampled (temperature CANDIDATE_TEMPERATURE), in
-the same batches. When the greedy draft ends, the drafts still running get a grace to end;
-then the kept draft is the one that validates whole and shows most of the request's own words
+the same batches. When the greedy draft ends, the drafts still running get a grace to end (the
+studio says how many, and a Stop aborts them at once); then the kept draft is the one that
+validates whole and shows most of the request's own words
 (inference/serving/request_coverage.py), the greedy draft on a tie. A sampled draft kept
 replaces the streamed text before the run stores its end, so the version the turn adds, and
 the view the studio shows when it ends, are the kept draft's.
 
 Only a first ui turn from the studio has candidates: a refinement edits the version it
 quotes, and an API request streams its own tokens to its caller. On UI4A-Bench's dev prompts,
-three drafts met more of their requirements than the greedy one alone (bench/RESULTS.md,
-2026-12-05), for about three times the engine's work.
+three drafts met more of their requirements than the greedy one alone, for about three times
+the engine's work; one designer waits about 2.7 times as long for the finished screen
+(bench/RESULTS.md, 2026-12-05). So a turn writes one draft unless asked.
 """
 
 from __future__ import annotations

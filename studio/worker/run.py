@@ -105,7 +105,7 @@ def generation_stream(
     """Stream a claimed generation's request on the engine and store how it ended. Whatever
     happens, the row ends (failed, with the text so far, if nothing better) and its watchers
     are sent the final message. `drafts`: how many a first ui turn writes, the streamed one
-    included (candidates.py); None: `MACARON_UI_CANDIDATES`."""
+    included (candidates.py); None: as the turn asked (its options' `drafts`, else one)."""
     # Checked when the request was built (`generation_request`); a pure, cheap re-read.
     basis = basis_of(generation)
     batcher = Batcher(generation, settings.MACARON_BATCH_SECONDS, basis=basis)
@@ -136,7 +136,7 @@ def _candidates(
     drafts: int | None,
 ) -> Candidates | None:
     """Sampled drafts beside the streamed one, for a first ui turn from the studio."""
-    count = int(settings.MACARON_UI_CANDIDATES if drafts is None else drafts) - 1
+    count = int(generation.options.get("drafts", 1) if drafts is None else drafts) - 1
     studio_turn = generation.structured and not generation.messages and basis is None
     return Candidates(engine, request, count) if studio_turn and count > 0 else None
 

@@ -18,11 +18,11 @@ from bench.variants import (
 from inference.serving.prompts import request_for
 
 
-def test_trained_and_single_are_the_request_as_served() -> None:
+def test_trained_and_best_of_are_the_request_as_served() -> None:
+    """Both run the studio's own path; best-of asks it for more drafts (bench/variant_runs.py)."""
     request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
     assert apply_variant(request, "trained") is request
-    # One draft rather than the served number is the bench task's (bench/variant_runs.py).
-    assert apply_variant(request, "single") is request
+    assert apply_variant(request, "best-of") is request
 
 
 def test_base_drops_the_adapter_and_keeps_prompt_and_grammar() -> None:
@@ -53,7 +53,7 @@ def test_an_unknown_variant_is_refused_by_name() -> None:
     request = request_for(request_id="r1", expert="ui", prompt="a login form", max_tokens=50)
     with pytest.raises(UnknownVariant, match="unknown variant 'tiny'; use one of"):
         apply_variant(request, "tiny")
-    assert set(VARIANTS) == {"trained", "single", "base", "unconstrained", "edit", "sampled"}
+    assert set(VARIANTS) == {"trained", "best-of", "base", "unconstrained", "edit", "sampled"}
 
 
 def test_edit_asks_for_the_prompt_as_a_refinement_of_the_nearest_training_example() -> None:

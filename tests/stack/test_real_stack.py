@@ -46,6 +46,28 @@ def test_it_generates_a_valid_ui_spec_under_the_schema(studio_client: StudioClie
     assert timings["time_to_first_token_s"] > 0
 
 
+def test_the_best_of_three_drafts_keeps_one_that_validates_whole(
+    studio_client: StudioClient,
+) -> None:
+    """A new screen asked the best of three drafts, on the real engine: the two sampled ones
+    are written beside the streamed one, the socket hears which draft was kept, and the
+    version is a whole, valid spec (the kept draft's text, not necessarily the streamed)."""
+    prompt = "a suppliers table with Name, Contact and Phone columns and an Add supplier button"
+    studio_client.send({"type": "generate", "prompt": prompt, "best_of": True})
+    accepted = studio_client.receive()
+    assert accepted["type"] == "generation.accepted", accepted
+    frames = studio_client.until_done(accepted["generation"])
+    done = frames[-1]
+    assert done["status"] == "done", done
+    drafts = [f for f in frames if f["type"] == "generation.drafts"]
+    assert drafts and drafts[-1]["drafts"] == 3 and drafts[-1]["writing"] == 0
+    assert drafts[-1]["kept"] in (0, 1, 2)
+    streamed = "".join(f["delta"] for f in frames if f["type"] == "generation.delta")
+    assert (done["text"] == streamed) == (drafts[-1]["kept"] == 0)
+    assert done["finish_reason"] == "stop" and done["version"] is not None
+    jsonschema.validate(json.loads(done["text"]), ui4a.json_schema())
+
+
 def test_the_final_result_can_be_fetched_over_http(
     stack: Stack, studio_client: StudioClient
 ) -> None:

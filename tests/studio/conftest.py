@@ -18,14 +18,6 @@ from studio.settings import channel_layer_config
 NEWSLETTER_SPEC = Path(__file__).resolve().parent / "newsletter.json"
 
 
-@pytest.fixture(autouse=True)
-def one_draft(settings: Any) -> None:
-    """A ui turn writes one draft (studio/worker/candidates.py): the scripted fake engine replays
-    one text, so more drafts of it would only add requests to what the tests count. The
-    candidates' own tests ask for more; the real stack runs the served number."""
-    settings.MACARON_UI_CANDIDATES = 1
-
-
 @pytest.fixture
 def alice() -> User:
     """A studio user (the tests sign in with `force_login`)."""

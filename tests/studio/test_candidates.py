@@ -78,7 +78,7 @@ def run(
 ) -> tuple[Generation, DraftsEngine]:
     settings.MACARON_UI_CANDIDATES = len(texts)
     project = Project.objects.create(name="Shop")
-    generation = generation_create(prompt=PROMPT, expert="ui", project_id=project.id)
+    generation = generation_create(prompt=PROMPT, expert="ui", project_id=project.id, best_of=True)
     engine = DraftsEngine(texts, fail_streamed=fail_streamed, hold_drafts=hold_drafts)
     generation_run(generation_id=generation.id, engine=engine)
     return Generation.objects.get(pk=generation.id), engine
@@ -155,19 +155,20 @@ def test_kept_draft_reads_validity_before_coverage() -> None:
 
 
 @pytest.mark.parametrize(
-    ("structured", "messages", "refines", "drafts"),
+    ("structured", "messages", "refines", "asked", "drafts"),
     [
-        (True, [], False, 2),  # a first ui turn from the studio
-        (True, [], True, 0),  # a refinement edits the version it quotes
-        (True, [{"role": "user", "content": "x"}], False, 0),  # an API request
-        (False, [], False, 0),  # a text expert's turn
+        (True, [], False, 3, 2),  # a first ui turn from the studio, the best of 3 asked
+        (True, [], False, None, 0),  # the same turn, not asked: the streamed draft alone
+        (True, [], True, 3, 0),  # a refinement edits the version it quotes
+        (True, [{"role": "user", "content": "x"}], False, 3, 0),  # an API request
+        (False, [], False, 3, 0),  # a text expert's turn
     ],
 )
-def test_only_a_first_studio_ui_turn_has_drafts(
-    settings: Any, structured: bool, messages: list[Any], refines: bool, drafts: int
+def test_only_a_first_studio_ui_turn_asking_the_best_of_has_drafts(
+    structured: bool, messages: list[Any], refines: bool, asked: int | None, drafts: int
 ) -> None:
-    settings.MACARON_UI_CANDIDATES = 3
-    generation = SimpleNamespace(structured=structured, messages=messages)
+    options = {"drafts": asked} if asked else {}
+    generation = SimpleNamespace(structured=structured, messages=messages, options=options)
     basis = object() if refines else None
     request = GenerationRequest("g", "ui", ())
     engine = ScriptedFakeEngine(GREEDY)
@@ -175,6 +176,31 @@ def test_only_a_first_studio_ui_turn_has_drafts(
     assert (len(made.drafts) if made else 0) == drafts
     if made:
         made.ended(made.deadline(time_limit_seconds=10.0))
+
+
+@pytest.mark.parametrize(
+    ("best_of", "refines", "expert", "options"),
+    [
+        (True, False, "ui", {"drafts": 3}),
+        (False, False, "ui", {}),
+        (True, True, "ui", {}),  # a refinement writes one draft
+        (True, False, "chat", {}),  # and so does a text expert
+    ],
+)
+def test_a_studio_turn_stores_the_drafts_its_designer_asked_for(
+    settings: Any, best_of: bool, refines: bool, expert: str, options: dict[str, int]
+) -> None:
+    settings.MACARON_UI_CANDIDATES = 3
+    project = Project.objects.create(name="Shop")
+    base = None
+    if refines:
+        first = generation_create(prompt=PROMPT, expert="ui", project_id=project.id)
+        generation_run(generation_id=first.id, engine=ScriptedFakeEngine(GREEDY))
+        base = Version.objects.get(generation=first).pk
+    turn = generation_create(
+        prompt=PROMPT, expert=expert, project_id=project.id, base_version_id=base, best_of=best_of
+    )
+    assert turn.options == options
 
 
 def test_the_schemas_own_words_do_not_count() -> None:

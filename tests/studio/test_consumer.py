@@ -173,6 +173,17 @@ async def test_it_streams_numbered_batches_and_a_final_result_that_is_version_1(
     await communicator.disconnect()
 
 
+async def test_a_prompt_asking_the_best_of_several_drafts_stores_how_many(
+    enqueued: list[str], alice: User, settings: Any
+) -> None:
+    settings.MACARON_UI_CANDIDATES = 3
+    communicator = await connected(alice)
+    accepted = await generate(communicator, "a newsletter box", best_of=True)
+    generation = await database_sync_to_async(Generation.objects.get)(pk=accepted["generation"])
+    assert generation.options == {"drafts": 3}
+    await communicator.disconnect()
+
+
 async def test_the_next_prompt_refines_the_current_version(
     enqueued: list[str], alice: User, spec_text: str
 ) -> None:

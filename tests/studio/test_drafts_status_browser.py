@@ -1,7 +1,8 @@
-"""While a first ui turn's other drafts are still being written (studio/worker/candidates.py),
-the studio says so, and when the turn ends it says why the view changed if another draft than
-the streamed one was kept. The page's WebSocket is played by the test (Playwright's
-`route_web_socket`), message by message as the worker sends them (studio/messages.py)."""
+"""A designer may ask a new ui screen for the best of several drafts
+(studio/worker/candidates.py). While the other drafts are still being written the studio says
+so, and when the turn ends it says why the view changed if another draft than the streamed one
+was kept. The page's WebSocket is played by the test (Playwright's `route_web_socket`),
+message by message as the worker sends them (studio/messages.py)."""
 
 from __future__ import annotations
 
@@ -24,16 +25,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 GENERATION = "8d3c1e55-0c52-4a51-9b4e-52a3c1d6c0aa"
 
 
-def studio_with_played_socket(page: Page, live_server: Any) -> list[WebSocketRoute]:
-    """The project's studio page, its socket answered by the test; the list fills with the
-    socket once the page has sent its prompt."""
+def open_studio(page: Page, live_server: Any, sent: list[dict[str, Any]]) -> list[WebSocketRoute]:
+    """The project's studio page, its socket answered by the test: `sent` fills with the
+    page's generate messages, the list returned with the socket once one came."""
     owner = get_user_model().objects.create_user("ada")
     project = Project.objects.create(name="Drafts", owner=owner)
     prompted: list[WebSocketRoute] = []
 
     def played(socket: WebSocketRoute) -> None:
         def on_message(raw: str | bytes) -> None:
-            if json.loads(raw)["type"] == messages.GENERATE:
+            message = json.loads(raw)
+            if message["type"] == messages.GENERATE:
+                sent.append(message)
                 prompted.append(socket)
                 send(socket, messages.GENERATION_ACCEPTED, project=str(project.id), expert="ui")
 
@@ -43,8 +46,17 @@ def studio_with_played_socket(page: Page, live_server: Any) -> list[WebSocketRou
     sign_in(page, live_server, owner)
     page.goto(f"{live_server.url}/p/{project.id}/")
     page.get_by_label("Describe the interface").fill("A suppliers table with Name and Phone")
+    return prompted
+
+
+def studio_with_played_socket(page: Page, live_server: Any) -> list[WebSocketRoute]:
+    """The studio, its prompt sent as the best of 3 drafts."""
+    sent: list[dict[str, Any]] = []
+    prompted = open_studio(page, live_server, sent)
+    page.get_by_label("Best of 3").check()
     page.get_by_role("button", name="Generate").click()
     expect(page.locator("#status")).to_have_text("Queued…")
+    assert sent[-1]["best_of"] is True
     return prompted
 
 
@@ -86,3 +98,23 @@ def test_keeping_the_streamed_draft_is_a_plain_done(page: Page, live_server: Any
     send(socket, messages.GENERATION_DRAFTS, drafts=3, writing=0, kept=0)
     done(socket)
     expect(page.locator("#status")).to_have_text("Done.")
+
+
+def test_one_draft_unless_asked_and_the_choice_is_kept(page: Page, live_server: Any) -> None:
+    """Several drafts make the designer wait longer (bench/RESULTS.md, 2026-12-05, 04:33): a
+    new screen writes one unless the box is ticked, and a ticked box stays so on the next
+    visit. A text expert is not offered it."""
+    sent: list[dict[str, Any]] = []
+    open_studio(page, live_server, sent)
+    best_of = page.get_by_label("Best of 3")
+    expect(best_of).not_to_be_checked()
+    page.get_by_label("Expert", exact=True).select_option("chat")
+    expect(best_of).to_have_count(0)
+    page.get_by_label("Expert", exact=True).select_option("ui")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#status")).to_have_text("Queued…")
+    assert sent[-1]["best_of"] is False
+    best_of.check()
+    page.screenshot(path="test-artifacts/studio-best-of.png")
+    page.reload()
+    expect(page.get_by_label("Best of 3")).to_be_checked()

@@ -41,6 +41,12 @@ def test_start_over_is_a_generate_without_a_base_or_target() -> None:
     assert request == messages.GenerateRequest("x", "ui", None, base=None, target="")
 
 
+def test_a_generate_may_ask_for_the_best_of_several_drafts() -> None:
+    asked = decode({"type": "generate", "prompt": "x", "best_of": True})
+    assert asked == messages.GenerateRequest("x", "ui", None, best_of=True)
+    assert decode({"type": "generate", "prompt": "x"}) == messages.GenerateRequest("x", "ui", None)
+
+
 def test_it_decodes_a_stop_request() -> None:
     generation = uuid.uuid4()
     assert decode({"type": "stop", "generation": str(generation)}) == messages.StopRequest(
@@ -85,6 +91,7 @@ def test_it_decodes_a_resync_request() -> None:
         ('{"type": "stop", "generation": "nope"}', "bad_message"),
         ('{"type": "generate", "prompt": "x", "base": "v1"}', "bad_message"),
         ('{"type": "generate", "prompt": "x", "target": 3}', "bad_message"),
+        ('{"type": "generate", "prompt": "x", "best_of": "yes"}', "bad_message"),
         (
             '{"type": "generate", "prompt": "x", "target": "/root' + "/c/0" * 60 + '"}',
             "bad_message",
