@@ -181,7 +181,7 @@ MACARON_UI_MAX_TOKENS = int(os.environ.get("MACARON_UI_MAX_TOKENS", "700"))
 # Drafts the engine writes of a studio ui turn the designer asks the best of ("Best of 3 drafts"),
 # the streamed one included, of which the one that shows most of the request is kept
 # (studio/worker/candidates.py). Other turns write the streamed one alone: three drafts share
-# the engine's batches, and one designer waits about 2.5 times as long for the screen.
+# the engine's batches, and one designer waits 2.6 to 2.7 times as long for the finished screen.
 MACARON_UI_CANDIDATES = int(os.environ.get("MACARON_UI_CANDIDATES", "3"))
 MACARON_TEXT_MAX_TOKENS = int(os.environ.get("MACARON_TEXT_MAX_TOKENS", "300"))
 MACARON_BATCH_SECONDS = float(os.environ.get("MACARON_BATCH_SECONDS", "0.1"))

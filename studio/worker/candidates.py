@@ -13,7 +13,7 @@ the view the studio shows when it ends, are the kept draft's.
 Only a first ui turn from the studio has candidates: a refinement edits the version it
 quotes, and an API request streams its own tokens to its caller. On UI4A-Bench's dev prompts,
 three drafts met more of their requirements than the greedy one alone, for about three times
-the engine's work; one designer waits about 2.7 times as long for the finished screen
+the engine's work; one designer waits 2.6 to 2.7 times as long for the finished screen
 (bench/RESULTS.md, 2026-12-05). So a turn writes one draft unless asked.
 """
 
