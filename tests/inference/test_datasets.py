@@ -24,8 +24,9 @@ def test_it_has_thousands_of_ui_pairs_across_domains_and_builders_with_refinemen
     kinds = Counter(r["kind"].split("/")[0] for r in records)
     assert len(records) >= 6000
     domains = {d.kind for d in DOMAINS}
-    assert set(kinds) == set(ui.KINDS) | domains | {"data-dashboard"} and len(domains) >= 30
-    assert kinds["data-dashboard"] >= 1000
+    assert set(kinds) == set(ui.KINDS) | domains | {"data-dashboard", "mixed"}
+    assert len(domains) >= 30
+    assert kinds["data-dashboard"] >= 1000 and kinds["mixed"] >= 1000
     assert min(kinds[d] for d in domains) >= 100 and min(kinds[k] for k in ui.KINDS) >= 20
     refinements = [r for r in records if r["kind"].endswith("/refine")]
     assert len(refinements) >= 1500

@@ -98,8 +98,9 @@ def _pick_sections(rng: Random) -> list[str]:
     return names
 
 
-def compose(rng: Random) -> Composed:
-    dom = pick(rng, DOMAINS)
+def compose(rng: Random, dom: Domain | None = None) -> Composed:
+    """A screen of `dom`, or of a domain drawn from DOMAINS."""
+    dom = dom or pick(rng, DOMAINS)
     name = pick(rng, dom.names)
     brand = pick(rng, BRANDS) if rng.random() < 0.35 else ""
     title = f"{brand} {name}".strip()

@@ -203,7 +203,29 @@ def _field_node(f: FormField, rng: Random) -> tuple[Node, Any]:
     return node("input", label=f.label, bind=f.key, kind=kind, req=req), start
 
 
-def _field_words(f: FormField) -> str:
+# How a mixed domain's prompt names a choice, beside the plain "Label (A/B/C)".
+CHOICE_PHRASES = (
+    "{label} ({slashed})",
+    "{label} ({commas})",
+    "{label} with options {commas}",
+    "{label}: {commas}",
+    "a choice of {lower}: {commas}",
+    "pick one {lower} ({commas})",
+)
+RADIO_PHRASES = ("{label} as radio buttons ({commas})", "{lower} radios: {commas}")
+
+
+def _field_words(f: FormField, rng: Random | None = None) -> str:
+    """`rng` varies how an option list is said (mixed domains only, so that the other domains'
+    prompts, and the random draws after them, stay as they were)."""
+    if f.options and rng is not None:
+        phrases = CHOICE_PHRASES + (RADIO_PHRASES if f.kind == "radio" else ())
+        return pick(rng, phrases).format(
+            label=f.label,
+            lower=f.label.lower(),
+            slashed="/".join(f.options),
+            commas=listing(list(f.options), pick(rng, ("and", "or"))),
+        )
     if f.options:
         return f"{f.label} ({'/'.join(f.options)})"
     if f.kind in ("email", "date", "number", "tel", "url", "password"):
@@ -240,13 +262,14 @@ def form(rng: Random, dom: Domain) -> Section:
     state[done_key] = False
     frm = node("form", *kids, submit=submit, on=set_(done_key, True))
     alert = node("alert", tone="success", text=message, if_=done_key)
+    said = listing([_field_words(f, rng if dom.mixed else None) for f in fields])
     details = [
         pick(
             rng,
             (
-                f"a form with {listing([_field_words(f) for f in fields])}",
-                f"fields for {listing([_field_words(f) for f in fields])}",
-                f"a {dom.item} form asking for {listing([_field_words(f) for f in fields])}",
+                f"a form with {said}",
+                f"fields for {said}",
+                f"a {dom.item} form asking for {said}",
             ),
         ),
         pick(

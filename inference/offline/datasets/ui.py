@@ -19,6 +19,7 @@ from inference.offline.datasets import data_dashboards, screens_data, screens_fo
 from inference.offline.datasets.canonical import canonical
 from inference.offline.datasets.common import Record, add_typos, compact, pick, record, turn, unique
 from inference.offline.datasets.compose import compose, refine, write_prompt
+from inference.offline.datasets.mixed_vocab import mixed_domain
 from inference.offline.datasets.screen import Builder, Screen, theme_refinements
 
 KINDS: dict[str, Builder] = {
@@ -94,14 +95,15 @@ def legacy(rng: Random, screens_per_kind: int, refine_share: float) -> list[Reco
     return out
 
 
-def composed(rng: Random, count: int, refine_share: float) -> list[Record]:
-    """Spec-first pairs: a sampled screen, a prompt written from it, sometimes a targeted edit."""
+def composed(rng: Random, count: int, refine_share: float, *, mixed: bool = False) -> list[Record]:
+    """Spec-first pairs: a sampled screen, a prompt written from it, sometimes a targeted edit.
+    `mixed` draws each screen's lists across all domains (kind "mixed")."""
     out: list[Record] = []
     for _ in range(count):
-        screen = compose(rng)
+        screen = compose(rng, mixed_domain(rng) if mixed else None)
         answer = checked(screen.spec)
         prompt, _level = write_prompt(rng, screen)
-        kind = screen.domain.kind
+        kind = "mixed" if mixed else screen.domain.kind
         out.append(record("ui", kind, turn(prompt, answer)))
         if rng.random() < refine_share:
             asks, spec = refine(rng, screen)
@@ -117,11 +119,14 @@ def generate(
     screens_per_kind: int = 30,
     refine_share: float = 0.3,
     data_dashboards_count: int = 1200,
+    mixed_count: int = 1500,
 ) -> list[Record]:
     """Composed pairs first, then a small share from the hand-written builders, then
-    dashboards over a dataset profile (last, so adding them left the others as they were)."""
+    dashboards over a dataset profile, then screens whose lists are drawn across domains (each
+    added last, so that adding it left the others as they were)."""
     rng = Random(seed)
     out = composed(rng, composed_count, refine_share)
     out += legacy(rng, screens_per_kind, refine_share)
     out += data_dashboards.generate(rng, data_dashboards_count, checked)
+    out += composed(rng, mixed_count, refine_share, mixed=True)
     return unique(out)

@@ -73,6 +73,8 @@ class Domain:
     ys: tuple[str, ...]
     toggles: tuple[str, ...]
     danger: str  # a destructive action that deserves a confirmation dialog
+    # Lists drawn across all domains (mixed_vocab.py): its prompts phrase option lists freely.
+    mixed: bool = False
 
     @property
     def status_column(self) -> Column | None:
