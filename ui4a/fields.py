@@ -46,10 +46,20 @@ URL_CHAR = r"[!#-&(-;=?-\[\]-~]"
 URL_GRAMMAR_MAX = 120
 URL_PATTERN = rf"^https://{URL_CHAR}{{1,{URL_GRAMMAR_MAX}}}$"
 
+# A number as the decoding grammar spells it: bounded, so that its digits are too (xgrammar
+# spells a range as at most so many digits, six after the point). Unbounded, a looping model
+# wrote a price of 29 followed by 400 zeros until the token limit cut the spec off.
+NUMBER_GRAMMAR_MAX = 10**12
+NUMBER_SCHEMA: Schema = {
+    "type": "number",
+    "minimum": -NUMBER_GRAMMAR_MAX,
+    "maximum": NUMBER_GRAMMAR_MAX,
+}
+
 SCALAR_SCHEMA: Schema = {
     "anyOf": [
         {"type": "string", "maxLength": SHORT_MAX},
-        {"type": "number"},
+        NUMBER_SCHEMA,
         {"type": "boolean"},
     ]
 }
@@ -254,7 +264,7 @@ class Num(Kind):
     name = "num"
 
     def schema(self, field: Field) -> Schema:
-        return {"type": "number"}
+        return dict(NUMBER_SCHEMA)
 
     def check(self, field: Field, value: object, path: Path, in_item: bool) -> list[Problem]:
         ok = is_number(value)

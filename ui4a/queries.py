@@ -38,6 +38,7 @@ MAX_QUERY_ROWS = 1000
 Row = dict[str, Any]
 
 _NAME_SCHEMA = {"type": "string", "maxLength": QUERY_TEXT_MAX}
+_LIMIT_SCHEMA = {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_ROWS}
 # The fragment the model decodes a query under: the shape only, kept small because grammar
 # compilation time grows with the schema; values are checked by `parse_query`.
 QUERY_SCHEMA: dict[str, Any] = {
@@ -57,7 +58,7 @@ QUERY_SCHEMA: dict[str, Any] = {
         },
         "columns": {"type": "array", "items": _NAME_SCHEMA, "maxItems": MAX_QUERY_COLUMNS},
         "sort": _NAME_SCHEMA,
-        "limit": {"type": "integer"},
+        "limit": _LIMIT_SCHEMA,
     },
     "required": ["from"],
     "additionalProperties": False,
@@ -139,7 +140,7 @@ def _query_schema(names: _Vocabulary) -> dict[str, Any]:
                 "maxItems": MAX_QUERY_COLUMNS,
             },
             "sort": _NAME_SCHEMA,
-            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_ROWS},
+            "limit": _LIMIT_SCHEMA,
         },
         "required": ["from"],
         "additionalProperties": False,

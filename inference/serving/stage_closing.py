@@ -72,7 +72,7 @@ def closing(
     matcher = xgr.GrammarMatcher(_compiled(kind, grammar))
     if not matcher.accept_string(text):
         return None
-    return _ending(matcher, MOST_CHARACTERS, look_ahead=True, before=text, numbers=numbers or {})
+    return _ending(matcher, MOST_CHARACTERS, look_ahead=True, before=text, numbers=numbers)
 
 
 def _ending(

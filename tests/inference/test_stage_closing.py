@@ -108,6 +108,19 @@ def test_text_the_grammar_does_not_take_is_not_closed() -> None:
     assert closing("[1", json_schema=HEAD_SCHEMA) is None
 
 
+def test_a_number_is_spelled_with_boundedly_many_digits() -> None:
+    """A looping model wrote a price of 29 and 400 zeros, until the token limit cut it off."""
+    slider = '{"title":"P","root":{"t":"page","c":[{"t":"slider","label":"Price","bind":"p","min":'
+    for number in ("0", "-12", "4.99", "1250000.25", "9" * 12):
+        assert closing(slider + number, json_schema=HEAD_SCHEMA) is not None, number
+    assert closing(slider + "29" + "0" * 12, json_schema=HEAD_SCHEMA) is None
+    assert closing(slider + "1.1234567", json_schema=HEAD_SCHEMA) is None
+    rows = ',"data":{"items":[{"name":"Fern","price":'
+    tail = tail_grammar("", tail_schemas(SCHEMA, {"root": {"t": "table", "data": "items"}}))
+    assert closing(rows + "2900", ebnf=tail) is not None
+    assert closing(rows + "29" + "0" * 20, ebnf=tail) is None
+
+
 def test_an_ending_longer_than_the_bound_is_not_made(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage_closing, "MOST_CHARACTERS", 5)
     assert closing('{"title":"Rooms","root":{"t":"pa', json_schema=HEAD_SCHEMA) == 'ge"}}'

@@ -309,8 +309,6 @@ def test_over_a_projects_tables_a_query_may_read_them(query: dict[str, Any]) -> 
         {"from": "sales", "agg": {"total": "mean:date"}},
         {"from": "sales", "columns": ["station"]},  # the other dataset's column
         {"from": "trips", "columns": ["revenue"]},
-        {"from": "sales", "limit": 0},
-        {"from": "sales", "limit": MAX_QUERY_ROWS + 1},
     ],
 )
 def test_over_a_projects_tables_a_query_cannot_name_what_they_lack(query: dict[str, Any]) -> None:
@@ -318,6 +316,15 @@ def test_over_a_projects_tables_a_query_cannot_name_what_they_lack(query: dict[s
     jsonschema.validate(spec, ui4a.json_schema())  # the shape alone allows each of them
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(spec, ui4a.json_schema_over([SMALL, TRIPS]))
+
+
+@pytest.mark.parametrize("limit", [0, MAX_QUERY_ROWS + 1])
+def test_a_query_limit_is_bounded_even_by_the_shape_alone(limit: int) -> None:
+    """So that a looping model cannot spell a limit of a hundred digits."""
+    spec = spec_with({"monthly": {"from": "sales", "limit": limit}}, CHART)
+    for schema in (ui4a.json_schema(), ui4a.json_schema_over([SMALL, TRIPS])):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(spec, schema)
 
 
 def test_past_the_grammar_cap_a_projects_queries_decode_by_shape() -> None:

@@ -21,7 +21,7 @@ from ui4a.registry import components, example_path
 ALLOWED_KEYWORDS = {
     "type", "properties", "required", "additionalProperties", "anyOf", "$ref", "$defs", "enum",
     "const", "minItems", "maxItems", "minLength", "maxLength", "maxProperties", "items",
-    "pattern",
+    "pattern", "minimum", "maximum",
 }  # fmt: skip
 # A pattern bounds a string's length when it is anchored and repeats nothing without a bound
 # (xgrammar ignores a maxLength beside a pattern).
@@ -97,6 +97,8 @@ def test_it_is_bounded_everywhere() -> None:
             assert bounded(sub), sub
         if sub.get("type") == "array":
             assert "maxItems" in sub
+        if sub.get("type") in ("number", "integer"):
+            assert "minimum" in sub and "maximum" in sub, sub  # its digits are bounded too
         if sub.get("type") == "object":
             assert sub.get("additionalProperties") is False or "maxProperties" in sub
 
@@ -124,8 +126,9 @@ def test_it_puts_the_type_first_and_children_last() -> None:
 
 
 def test_it_stays_small() -> None:
-    # Heavy containers stop a level early (max_level) so the layered defs stay few.
-    assert len(json.dumps(json_schema(), separators=(",", ":"))) < 22_000
+    # Heavy containers stop a level early (max_level) so the layered defs stay few. (Each
+    # number's bounds added about 500 characters.)
+    assert len(json.dumps(json_schema(), separators=(",", ":"))) < 22_600
 
 
 def test_it_compiles_with_xgrammar() -> None:
