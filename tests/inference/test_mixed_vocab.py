@@ -7,6 +7,7 @@ import json
 import re
 from functools import cache
 from random import Random
+from typing import Any
 
 import ui4a
 from inference.offline.datasets import ui
@@ -22,7 +23,7 @@ def mixed() -> list[Record]:
     return ui.composed(Random(0), 600, 0.3, mixed=True)
 
 
-def _form_choices(node: dict, in_form: bool = False) -> list[dict]:
+def _form_choices(node: dict[str, Any], in_form: bool = False) -> list[dict[str, Any]]:
     """The selects and radios inside forms (a wizard's are not named in its prompt)."""
     in_form = in_form or node.get("t") == "form"
     found = [node] if in_form and node.get("t") in ("select", "radio") else []
