@@ -29,7 +29,12 @@ def test_every_answer_resolves_against_the_profiled_tables() -> None:
 
 
 def test_they_join_the_ui_dataset_after_the_other_examples() -> None:
-    records = ui.generate(0, composed_count=30, screens_per_kind=1, data_dashboards_count=20)
+    records = ui.generate(
+        0, composed_count=30, screens_per_kind=1, data_dashboards_count=20, mixed_count=10
+    )
     kinds = [r["kind"] for r in records]
     assert kinds.count("data-dashboard") == 20
-    assert kinds[-20:] == ["data-dashboard"] * 20
+    first_mixed = next(i for i, kind in enumerate(kinds) if kind.startswith("mixed"))
+    # Then only the screens whose lists are drawn across domains, added after them.
+    assert kinds[first_mixed - 20 : first_mixed] == ["data-dashboard"] * 20
+    assert all(kind.startswith("mixed") for kind in kinds[first_mixed:])
