@@ -73,15 +73,14 @@ def _columns(rng: Random, dom: Domain) -> tuple[Column, ...]:
 def mixed_domain(rng: Random) -> Domain:
     """A domain's names, items and chart, with every list drawn from all domains' words."""
     dom = pick(rng, DOMAINS)
-    steps = _words(rng, 3, 5)
     return replace(
         dom,
+        steps=_words(rng, 3, 5),
         columns=_columns(rng, dom),
         statuses=_words(rng, 3, 4),
         words=_words(rng, 6, 8),
         fields=_fields(rng, dom),
         tabs=_words(rng, 3, 4),
-        steps=steps,
         stats=tuple(sample(rng, STATS, 4)),
         toggles=tuple(sample(rng, TOGGLES, 3)),
         mixed=True,
