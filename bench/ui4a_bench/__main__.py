@@ -28,6 +28,7 @@ from bench.ui4a_bench.baselines import BASELINES, default_token_counter, generat
 from bench.ui4a_bench.generate import Generated, generate_all, running_stack
 from bench.ui4a_bench.judges import Job, judge_many
 from bench.ui4a_bench.report import Row, html_report, summarize, table
+from bench.ui4a_bench.stage_endings import write_stage_endings
 from bench.ui4a_bench.tail_waits import write_tail_waits
 from bench.variants import VARIANTS, UnknownVariant, check_variant
 
@@ -169,6 +170,7 @@ def generate_models(
         generated = generate_all(stack, prompts, models, log=log, timeout_s=timeout)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     write_tail_waits(run_dir / "worker.log", Path(args.out) / "tail_waits.json")
+    write_stage_endings(run_dir / "worker.log", Path(args.out) / "stage_endings.json")
     log(
         f"generated in {time.monotonic() - ready:.0f} s (stack start included: "
         f"{time.monotonic() - started:.0f} s)"

@@ -30,6 +30,7 @@ from typing import Any
 
 import xgrammar as xgr
 
+from inference.serving.repeat_watch import RepeatWatch
 from inference.serving.stage_closing import JSON_OPTIONS, closing
 from ui4a.declarations import (
     TailSchemas,
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 TAIL_STARTED = "staged decode: the tail (%s) began %.0f ms after the head"
 DIALOGS_DRAWN = "staged decode: drew the dialogs the head opens but never draws: %s"
 STAGE_CLOSED = "staged decode: the %s, cut at the token limit, closed with %r"
+REPEAT_DROPPED = "staged decode: the %s wrote an item again, verbatim; dropped it, closed with %r"
 # What closes a head whose page has children: the page's children, the page, the spec.
 PAGE_END = "]}}"
 
@@ -177,7 +179,8 @@ class Piece:
 @dataclass
 class Spec:
     """The spec's text as the stages write it, and how much of it is streamed: the brackets
-    and braces it ends with are held back, since a later stage may cut in before them."""
+    and braces it ends with are held back, since a later stage may cut in before them, and so
+    is an item that may be a verbatim copy of the one before it (`repeat_watch`)."""
 
     text: str = ""
     sent: int = 0
@@ -187,19 +190,26 @@ class Spec:
     # A stage was cut at the token limit and closed by its grammar's shortest ending: the
     # generation ends with "length", however the later stages end.
     closed: bool = False
+    watch: RepeatWatch = field(default_factory=RepeatWatch)
 
-    def add(self, text: str, tokens: int, reason: str | None) -> None:
+    def add(self, text: str, tokens: int, reason: str | None) -> int | None:
+        """Add a stage's new text; where to cut it, if it wrote an item again (RepeatWatch)."""
         self.text, self.tokens, self.reason = self.text + text, tokens, reason
+        return self.watch.feed(text)
 
     def cut(self, position: int) -> None:
         """Drop the text from `position` on, which was held back, never streamed."""
         assert position >= self.sent, (position, self.sent)
         self.text = self.text[:position]
+        self.watch.rewind(position)
 
-    def flush(self, *, hold: bool = True, last: bool = False) -> Piece:
-        """What is not streamed yet (less the closers it ends with, if `hold`), as a piece; the
-        `last` ends the generation with the last stage's finish reason."""
+    def flush(self, *, hold: bool = True, last: bool = False, copies: bool = False) -> Piece:
+        """What is not streamed yet (less the closers it ends with, if `hold`, and less a
+        possible copy, if `copies`), as a piece; the `last` ends the generation with the last
+        stage's finish reason."""
         keep = len(self.text) - (len(trailing_closers(self.text)) if hold else 0)
+        if copies:
+            keep = min(keep, self.watch.held_from())
         keep = max(keep, self.sent)
         reason = self.reason if last else None
         if reason == "stop" and self.closed:
@@ -249,6 +259,92 @@ class Run:
             tokens = self._before + len(self.output_ids)
             yield Piece(completion.text, tokens, reason, len(self.prompt_ids))
 
+    async def stop(self) -> None:
+        """End the request before it finishes: closing vLLM's output stream aborts it."""
+        close = getattr(self._outputs, "aclose", None)
+        if close is not None:
+            await close()
+
+
+@dataclass
+class Stage:
+    """One stage's request as it streams into the spec: its name, its grammar (closing's keyword
+    arguments), and how many characters it writes first that the spec holds already (the text
+    of the token the stage before it was cut in, spelled again)."""
+
+    name: str
+    run: Run
+    grammar: dict[str, Any]
+    respelled: int = 0
+    # Called at the stage's first output (the tail logs how long it waited for it).
+    on_first_output: Callable[[], None] | None = None
+    # The first stage: its request's prompt is the generation's (the later stages' prompts
+    # hold the earlier stages' output too).
+    first: bool = False
+    # End the stage at a verbatim copy of an array's item (RepeatWatch). Only the tail's: its
+    # arrays are the data's rows, which end the stage, so closing it there loses no more than
+    # the copies. A copy in the head is left, since closing the head would lose the rest of
+    # the page (a served spec in three holds one, most of them whole specs after it).
+    drops_copies: bool = False
+
+
+async def _streamed(stage: Stage, spec: Spec, ids: Ids, tokenizer: Any) -> AsyncIterator[Piece]:
+    """Stream `stage` into `spec`, its ids into `ids` (after those the spec's text so far is
+    spelled by, less the re-spelled token's). A verbatim copy of an array's item ends the stage
+    there, closed by its grammar, as if the model had stopped; a stage cut at the token limit
+    is closed too, and the spec is marked `closed`. Yields all but the stage's last piece."""
+    kept = len(ids.ids)
+    skip = stage.respelled
+    written = ""
+    began = False
+    async for more in stage.run.pieces():
+        if not began and stage.on_first_output is not None:
+            stage.on_first_output()
+        began = True
+        if stage.first:
+            spec.prompt_tokens = more.prompt_tokens
+        written += more.text
+        loop_at = spec.add(more.text[skip:], more.tokens, more.finish_reason)
+        skip = max(0, skip - len(more.text))
+        copy = loop_at if stage.drops_copies else None
+        if copy is not None and await _dropped(stage, spec, written, copy, ids, tokenizer):
+            return
+        if more.finish_reason is None:
+            yield spec.flush(copies=stage.drops_copies)
+    ids.replace_after(kept, stage.run.output_ids)
+    if spec.reason != "length":
+        return
+    ending = await asyncio.to_thread(closing, written, **stage.grammar)
+    if ending is None:
+        return
+    log.info(STAGE_CLOSED, stage.name, ending)
+    spec.add(ending[skip:], spec.tokens, "stop")
+    spec.closed = True
+    kept = len(_without_stop_ids(ids.ids, tokenizer))
+    ids.replace_after(kept, tokenizer.encode(ending, add_special_tokens=False), by_model=False)
+
+
+async def _dropped(
+    stage: Stage, spec: Spec, written: str, loop_at: int, ids: Ids, tokenizer: Any
+) -> bool:
+    """End `stage` at `loop_at` in the spec (the comma before a verbatim copy), closed by its
+    grammar's shortest ending, if its grammar can close it there; whether it did."""
+    before = written[: len(written) - (len(spec.text) - loop_at)]
+    ending = await asyncio.to_thread(closing, before, **stage.grammar)
+    if ending is None:
+        return False
+    await stage.run.stop()
+    log.info(REPEAT_DROPPED, stage.name, ending)
+    kept = len(ids.ids)
+    ids.replace_after(kept, stage.run.output_ids)
+    cut = cut_at(ids.ids, tokenizer, spec.text, loop_at)
+    spec.cut(loop_at)
+    spec.add(ending, spec.tokens, "stop")
+    if cut is not None:
+        respelled = tokenizer.encode(cut.respelled + ending, add_special_tokens=False)
+        ids.replace_after(len(cut.kept_ids), respelled, by_model=False)
+    return True
+
 
 async def staged(
     generate: Generate,
@@ -263,20 +359,19 @@ async def staged(
     docstring), streamed as one text. A stage cut at the token limit is closed by its grammar's
     shortest ending (`stage_closing`), and the stages after it run on what tokens are left (at
     least one each, and are closed in turn); the generation's finish reason stays "length". A
-    stage that ends otherwise than as its grammar closes (aborted, or not closable) ends the
-    generation as it is."""
+    stage that writes an array's item again, verbatim (`repeat_watch`), ends before the copy,
+    closed the same way, and the generation goes on. A stage that ends otherwise than as its
+    grammar closes (aborted, or not closable) ends the generation as it is."""
     head_grammar = head_schema(schema)
     head = Run(generate(prompt, params(max_tokens=max_tokens, json=head_grammar), request_id))
     spec = Spec()
-    async for piece in head.pieces():
-        spec.prompt_tokens = piece.prompt_tokens
-        spec.add(piece.text, piece.tokens, piece.finish_reason)
-        if piece.finish_reason is None:
-            yield spec.flush()
     # The ids the stages spell, and which the model wrote (not a closing's, which are no
     # generated tokens: the usage counts only the model's).
-    ids = Ids(head.output_ids)
-    await _closed(spec, "head", spec.text, 0, ids, tokenizer, json_schema=head_grammar)
+    ids = Ids([])
+    async for piece in _streamed(
+        Stage("head", head, {"json_schema": head_grammar}, first=True), spec, ids, tokenizer
+    ):
+        yield piece
     decoded = _spec(spec.text) if spec.reason == "stop" else None
     if decoded is None:  # the head alone, as it ended
         yield spec.flush(hold=False, last=True)
@@ -301,16 +396,10 @@ async def staged(
             ),
             tokens_before=ids.written(len(page.kept_ids)),
         )
-        skip = len(page.respelled)  # streamed already, as the head's
-        written = ""
-        async for more in dialogs.pieces():
-            written += more.text
-            spec.add(more.text[skip:], more.tokens, more.finish_reason)
-            skip = max(0, skip - len(more.text))
-            if more.finish_reason is None:
-                yield spec.flush()
-        ids.replace_after(len(page.kept_ids), dialogs.output_ids)
-        await _closed(spec, "dialogs", written, skip, ids, tokenizer, ebnf=grammar)
+        ids.replace_after(len(page.kept_ids), [])
+        stage = Stage("dialogs", dialogs, {"ebnf": grammar}, len(page.respelled))
+        async for piece in _streamed(stage, spec, ids, tokenizer):
+            yield piece
         decoded = _spec(spec.text) if spec.reason == "stop" else None
         if decoded is None:
             yield spec.flush(hold=False, last=True)
@@ -333,30 +422,18 @@ async def staged(
         ),
         tokens_before=ids.written(len(cut.kept_ids)),
     )
-    skip = len(cut.respelled)  # streamed already, as the head's
+    ids.replace_after(len(cut.kept_ids), [])
     started = time.perf_counter()
-    written = ""
-    async for more in run.pieces():
-        if started:  # the tail's grammar compile and its prompt's uncached part, in all
-            log.info(
-                TAIL_STARTED,
-                ", ".join(tail.datasets) or "no datasets",
-                1000 * (time.perf_counter() - started),
-            )
-            started = 0.0
-        written += more.text
-        reason = more.finish_reason
-        if reason == "length":
-            ending = await asyncio.to_thread(
-                closing, written, ebnf=grammar, numbers=first_steps(decoded)
-            )
-            if ending is not None:
-                log.info(STAGE_CLOSED, "tail", ending)
-                more = Piece(more.text + ending, more.tokens, reason, more.prompt_tokens)
-        elif reason == "stop" and spec.closed:
-            reason = "length"  # an earlier stage was cut
-        yield Piece(more.text[skip:], more.tokens, reason, spec.prompt_tokens)
-        skip = max(0, skip - len(more.text))
+
+    def tail_began() -> None:  # the tail's grammar compile and its prompt's uncached part
+        waited = 1000 * (time.perf_counter() - started)
+        log.info(TAIL_STARTED, ", ".join(tail.datasets) or "no datasets", waited)
+
+    closing_grammar = {"ebnf": grammar, "numbers": first_steps(decoded)}
+    stage = Stage("tail", run, closing_grammar, len(cut.respelled), tail_began, drops_copies=True)
+    async for piece in _streamed(stage, spec, ids, tokenizer):
+        yield piece
+    yield spec.flush(hold=False, last=True)
 
 
 @dataclass
@@ -376,27 +453,3 @@ class Ids:
     def replace_after(self, kept: int, written: list[int], *, by_model: bool = True) -> None:
         self.ids = [*self.ids[:kept], *written]
         self.by_model = [*self.by_model[:kept], *[by_model] * len(written)]
-
-
-async def _closed(
-    spec: Spec,
-    stage: str,
-    written: str,
-    skip: int,
-    ids: Ids,
-    tokenizer: Any,
-    **grammar: Any,
-) -> None:
-    """Add what closes a stage to the spec and to its ids, if the stage was cut at the token
-    limit (`written` is all it wrote, of which `skip` characters more are in the spec already:
-    its re-spelled start)."""
-    if spec.reason != "length":
-        return
-    ending = await asyncio.to_thread(closing, written, **grammar)
-    if ending is None:
-        return
-    log.info(STAGE_CLOSED, stage, ending)
-    spec.add(ending[skip:], spec.tokens, "stop")
-    spec.closed = True
-    kept = len(_without_stop_ids(ids.ids, tokenizer))
-    ids.replace_after(kept, tokenizer.encode(ending, add_special_tokens=False), by_model=False)

@@ -169,6 +169,7 @@ class ScriptedGenerate:
     tokenizer: Any
     texts: dict[str, tuple[str, str]]  # request id: (text, finish reason)
     calls: list[tuple[Any, Any, str]] = field(default_factory=list)
+    yielded: dict[str, int] = field(default_factory=dict)  # request id: outputs given
 
     async def __call__(self, prompt: Any, params: Any, request_id: str) -> AsyncIterator[Any]:
         self.calls.append((prompt, params, request_id))
@@ -180,6 +181,7 @@ class ScriptedGenerate:
         for n, token in enumerate(ids):
             last = n == len(ids) - 1
             piece = self.tokenizer.decode([token], skip_special_tokens=True)
+            self.yielded[request_id] = n + 1
             yield Output([Completion(piece, [token], reason if last else None)], last, prompt_ids)
 
 
@@ -397,3 +399,47 @@ def test_a_middle_stage_cut_at_the_limit_is_closed_and_the_tail_follows(tokenize
     assert validate(json.loads(text)) == []
     assert [p.finish_reason for p in pieces if p.finish_reason] == ["length"]
     assert len(generate.calls) == 3
+
+
+# A section written twice, verbatim, then more of the page.
+CARD = '{"t":"card","title":"Basic","c":[{"t":"text","text":"5 euros a month"}]}'
+TWICE = (
+    '{"title":"Plans","root":{"t":"page","c":[' + CARD + "," + CARD + ","
+    '{"t":"text","text":"Prices include tax"}]}}'
+)
+
+
+def test_a_heads_copies_are_kept_since_closing_it_there_would_lose_the_rest(
+    tokenizer: Any,
+) -> None:
+    cut = head_end(tokenizer.encode(TWICE), tokenizer)
+    assert cut is not None
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (TWICE, "stop"), tail_request_id("r1"): (cut.respelled + "}", "stop")}
+    )
+    pieces = run(generate)
+    assert "".join(p.text for p in pieces) == TWICE
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
+
+
+def test_a_tail_that_writes_a_row_again_keeps_one(tokenizer: Any) -> None:
+    """The copy is never streamed, the tail's request is stopped there, and its grammar closes
+    it after the first row: the spec ends whole ("stop"), not cut off at the token limit."""
+    head = HEAD.replace('"cols":["room"]', '"cols":["room","floor"]')
+    cut = head_end(tokenizer.encode(head), tokenizer)
+    assert cut is not None
+    row = '{"room":"Aurora suite","floor":"Third"}'
+    tail_text = cut.respelled + ',"state":{"q":""},"data":{"rooms":[' + ",".join([row] * 9)
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (head, "stop"), tail_request_id("r1"): (tail_text, "length")}
+    )
+    pieces = run(generate)
+    text = "".join(p.text for p in pieces)
+    assert text == head[:-1] + ',"state":{"q":""},"data":{"rooms":[' + row + "]}}"
+    streamed = ""
+    for piece in pieces:  # never a copy's first character, then the copy cut away
+        streamed += piece.text
+        assert text.startswith(streamed)
+    assert validate(json.loads(text)) == []
+    assert pieces[-1].finish_reason == "stop"
+    assert generate.yielded[tail_request_id("r1")] < len(tokenizer.encode(tail_text)) // 2

@@ -1,0 +1,35 @@
+"""How the staged generations' stages ended other than as the model closed them, from the
+worker's log (inference/serving/staged_decode.py logs one line each): cut at the token limit
+and closed by the grammar (the spec counts as cut off), or stopped at a verbatim copy of an
+array's item and closed there (the spec counts as whole). A skeptic reads the second next to
+the valid share: it is how many whole specs the repeat watch made so.
+
+A bench run writes `stage_endings.json` beside its summary.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+CLOSED = re.compile(r"staged decode: the (?P<stage>\w+), cut at the token limit, closed with")
+DROPPED = re.compile(r"staged decode: the (?P<stage>\w+) wrote an item again, verbatim;")
+
+
+def stage_endings(log_text: str) -> dict[str, Any]:
+    """Per stage (head, dialogs, tail): how many were closed at the token limit, and how many
+    ended at a dropped copy."""
+    closed = Counter(m["stage"] for m in CLOSED.finditer(log_text))
+    dropped = Counter(m["stage"] for m in DROPPED.finditer(log_text))
+    return {
+        "closed_at_the_token_limit": dict(sorted(closed.items())),
+        "ended_at_a_dropped_copy": dict(sorted(dropped.items())),
+    }
+
+
+def write_stage_endings(worker_log: Path, out: Path) -> None:
+    text = worker_log.read_text(errors="replace") if worker_log.exists() else ""
+    out.write_text(json.dumps({"source": worker_log.name, **stage_endings(text)}, indent=1) + "\n")

@@ -1,0 +1,32 @@
+"""The bench's count of stages ended by the grammar rather than the model
+(bench/ui4a_bench/stage_endings.py), against lines the engine's own logger writes."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bench.ui4a_bench.stage_endings import stage_endings
+from inference.serving import staged_decode
+
+
+def test_it_counts_the_lines_the_engine_logs(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger=staged_decode.__name__):
+        staged_decode.log.info(staged_decode.STAGE_CLOSED, "head", "]}}")
+        staged_decode.log.info(staged_decode.STAGE_CLOSED, "tail", '"state":{}}')
+        staged_decode.log.info(staged_decode.STAGE_CLOSED, "tail", "}")
+        staged_decode.log.info(staged_decode.REPEAT_DROPPED, "tail", "]}}")
+        staged_decode.log.info(staged_decode.TAIL_STARTED, "rooms", 12.0)
+    found = stage_endings("\n".join(f"[INFO] {r.getMessage()}" for r in caplog.records))
+    assert found == {
+        "closed_at_the_token_limit": {"head": 1, "tail": 2},
+        "ended_at_a_dropped_copy": {"tail": 1},
+    }
+
+
+def test_a_log_without_stages_counts_nothing() -> None:
+    assert stage_endings("worker ready\n") == {
+        "closed_at_the_token_limit": {},
+        "ended_at_a_dropped_copy": {},
+    }

@@ -1,0 +1,103 @@
+"""Where a stage's JSON starts to loop (inference/serving/repeat_watch.py): an array's item
+written again, verbatim, right after itself."""
+
+from __future__ import annotations
+
+import json
+from itertools import cycle
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from inference.serving.repeat_watch import SMALLEST_LOOP, RepeatWatch
+
+STEP = '{"t":"stack","if":"step=1","c":[{"t":"text","text":"Your name, please"}]}'
+PAGE = '{"title":"Join","root":{"t":"page","c":[{"t":"heading","text":"Join"},'
+
+
+def first_cut(text: str) -> int | None:
+    return RepeatWatch().feed(text)
+
+
+def test_an_item_written_again_is_cut_at_the_comma_before_the_copy() -> None:
+    text = PAGE + STEP + "," + STEP + "," + STEP
+    cut = first_cut(text)
+    assert cut == len(PAGE) + len(STEP)
+    assert text[cut] == ","
+    # The copy is seen where it ends: at the comma after it, or at the bracket closing the list.
+    assert first_cut(PAGE + STEP + "," + STEP) is None
+    assert first_cut(PAGE + STEP + "," + STEP + "]") == cut
+
+
+def test_items_that_differ_anywhere_are_no_loop() -> None:
+    other = STEP.replace("step=1", "step=2")
+    assert first_cut(PAGE + STEP + "," + other + "," + STEP + ",") is None
+    # Nor is a copy of an item that is not the one just before it.
+    assert first_cut("[" + STEP + ',{"t":"divider"},' + STEP + ",") is None
+
+
+def test_small_items_and_values_may_repeat() -> None:
+    divider = '{"t":"divider"}'
+    assert len(divider) < SMALLEST_LOOP
+    assert first_cut("[" + ",".join([divider] * 5) + "]") is None
+    assert first_cut('{"values":[5,5,5,5],"tags":["new","new"]}') is None
+
+
+def test_rows_written_again_inside_the_data_are_a_loop_too() -> None:
+    row = '{"name":"Ada Lovelace","city":"London"}'
+    text = ',"state":{"q":""},"data":{"people":[' + row + "," + row + ","
+    cut = first_cut(text)
+    assert cut == text.index(row) + len(row)
+
+
+def test_brackets_commas_and_quotes_inside_strings_are_text() -> None:
+    tricky = '{"t":"text","text":"a, [b] {c} \\"d\\", e"}'
+    assert first_cut("[" + tricky + "," + tricky + "]") == 1 + len(tricky)
+    differs = tricky.replace("e", "f")
+    assert first_cut("[" + tricky + "," + differs + "]") is None
+
+
+def test_a_possible_copy_is_held_back_from_the_stream_until_it_differs() -> None:
+    watch = RepeatWatch()
+    watch.feed(PAGE + STEP)
+    assert watch.held_from() == len(watch.text)
+    watch.feed(',{"t":"stack","if":"step=')
+    assert watch.held_from() == len(PAGE) + len(STEP)  # the comma before the possible copy
+    watch.feed("2")
+    assert watch.held_from() == len(watch.text)
+
+
+def test_rewinding_is_feeding_the_text_before_that_point() -> None:
+    text = PAGE + STEP + "," + STEP[:30]
+    watch = RepeatWatch()
+    watch.feed(text + STEP[30:] + "," + STEP)
+    watch.rewind(len(text))
+    fresh = RepeatWatch()
+    fresh.feed(text)
+    assert watch.text == fresh.text and watch.held_from() == fresh.held_from()
+    assert watch.feed(STEP[30:] + ",") == len(PAGE) + len(STEP)
+
+
+@given(st.lists(st.integers(min_value=1, max_value=40), min_size=1, max_size=40))
+def test_the_cut_does_not_depend_on_how_the_text_streams(sizes: list[int]) -> None:
+    text = PAGE + STEP + "," + json.dumps({"t": "text", "text": "x"}) + "," + STEP + "," + STEP
+    streamed = text + ","
+    whole = first_cut(streamed)
+    watch, at, cut = RepeatWatch(), 0, None
+    for size in cycle(sizes):
+        if cut is not None or at >= len(streamed):
+            break
+        cut = watch.feed(streamed[at : at + size])
+        at += size
+    assert cut == whole == len(text) - len(STEP) - 1
+
+
+def test_a_copy_left_in_place_is_read_past() -> None:
+    """Where a copy is kept (in a head), the watch reads on: a later copy in the same piece of
+    text, and in the next, is still found where it is."""
+    row = '{"name":"Ada Lovelace","city":"London"}'
+    head = PAGE + STEP + "," + STEP + ',{"t":"text","text":"[not a bracket"}]}'
+    watch = RepeatWatch()
+    assert watch.feed(head + ',"data":{"people":[' + row) == len(PAGE) + len(STEP)
+    tail = "," + row + ","
+    assert watch.feed(tail) == len(watch.text) - len(tail)
