@@ -370,6 +370,18 @@ def wizard(rng: Random, dom: Domain) -> Section:
     return Section("wizard", kids, details, state)
 
 
+def _unshown(
+    stat: tuple[str, str], stats: tuple[tuple[str, str], ...], bodies: list[Node]
+) -> tuple[str, str]:
+    """`stat`, or the first of `stats` no panel shows yet if one does: two tabs showing the same
+    stat were the only items the data wrote twice in a row, which the expert learned to copy.
+    Chosen without drawing again, so every other example stays as it was."""
+    shown = {(b.get("label"), b.get("value")) for b in bodies if b.get("t") == "stat"}
+    if stat not in shown:
+        return stat
+    return next((other for other in stats if other not in shown), stat)
+
+
 def tabs(rng: Random, dom: Domain) -> Section:
     labels = sample(rng, dom.tabs, rng.randint(2, min(4, len(dom.tabs))))
     bodies: list[Node] = []
@@ -378,7 +390,7 @@ def tabs(rng: Random, dom: Domain) -> Section:
         if how == 0:
             bodies.append(text(f"{label} for your {dom.items} shows up here."))
         elif how == 1:
-            stat_label, value = pick(rng, dom.stats)
+            stat_label, value = _unshown(pick(rng, dom.stats), dom.stats, bodies)
             bodies.append(node("stat", label=stat_label, value=value))
         else:
             bodies.append(node("markdown", md=f"**{label}**\n\nNothing to review right now."))
