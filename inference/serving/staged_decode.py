@@ -359,9 +359,9 @@ async def staged(
     docstring), streamed as one text. A stage cut at the token limit is closed by its grammar's
     shortest ending (`stage_closing`), and the stages after it run on what tokens are left (at
     least one each, and are closed in turn); the generation's finish reason stays "length". A
-    stage that writes an array's item again, verbatim (`repeat_watch`), ends before the copy,
-    closed the same way, and the generation goes on. A stage that ends otherwise than as its
-    grammar closes (aborted, or not closable) ends the generation as it is."""
+    tail that writes a data row again, verbatim (`repeat_watch`), ends before the copy, closed
+    the same way, and the generation ends whole ("stop"). A stage that ends otherwise than as
+    its grammar closes (aborted, or not closable) ends the generation as it is."""
     head_grammar = head_schema(schema)
     head = Run(generate(prompt, params(max_tokens=max_tokens, json=head_grammar), request_id))
     spec = Spec()
