@@ -57,7 +57,8 @@ def _node_fields(def_name: str) -> st.SearchStrategy[dict[str, Any]]:
     node = _defs()[def_name]
     properties = {k: v for k, v in node["properties"].items() if k not in REFERENCES}
     # An object schema draws objects; hypothesis-jsonschema types every strategy as any JSON.
-    return cast(st.SearchStrategy[dict[str, Any]], from_schema({**node, "properties": properties}))
+    fields = _inlined({**node, "properties": properties})  # a condition is a shared def
+    return cast(st.SearchStrategy[dict[str, Any]], from_schema(fields))
 
 
 def _is_container(def_name: str) -> bool:

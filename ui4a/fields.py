@@ -46,6 +46,32 @@ URL_CHAR = r"[!#-&(-;=?-\[\]-~]"
 URL_GRAMMAR_MAX = 120
 URL_PATTERN = rf"^https://{URL_CHAR}{{1,{URL_GRAMMAR_MAX}}}$"
 
+# A condition and a filter clause as the decoding grammar spells them (ui4a.expr's forms): a
+# grammar that let any short text through let the expert write the filter "title=~q", which
+# filters nothing. Each part is bounded so that the whole stays within what validation takes
+# (COND_MAX, SHORT_MAX); a literal is printable ASCII, its quotes and backslashes aside.
+_GRAMMAR_NAME = "[A-Za-z_][A-Za-z0-9_]"
+COND_PATTERN = (
+    rf"^(!?\.?{_GRAMMAR_NAME}{{0,29}}"
+    rf"|\.?{_GRAMMAR_NAME}{{0,19}}(!=|<=|>=|=|<|>)[ !#-\[\]-~]{{0,9}})$"
+)
+CLAUSE_PATTERN = (
+    rf"^(\*|{_GRAMMAR_NAME}{{0,27}})(!=|<=|>=|=|<|>|~)"
+    rf"({_GRAMMAR_NAME}{{0,27}}|'[ !#-&(-\[\]-~]{{0,26}}')$"
+)
+# Fragments many fields share, which the spec's schema holds once, as $defs (ui4a.schema): a
+# condition is on every node, and its pattern written out in each would double the grammar.
+SHARED_DEFS: dict[str, Schema] = {
+    "cond": {"type": "string", "pattern": COND_PATTERN},
+    "clause": {"type": "string", "pattern": CLAUSE_PATTERN},
+}
+
+
+def shared(name: str) -> Schema:
+    assert name in SHARED_DEFS, name
+    return {"$ref": f"#/$defs/{name}"}
+
+
 # A number as the decoding grammar spells it: bounded, so that its digits are too (xgrammar
 # spells a range as at most so many digits, six after the point). Unbounded, a looping model
 # wrote a price of 29 followed by 400 zeros until the token limit cut the spec off.
@@ -207,6 +233,9 @@ class Cond(_Text):
     name = "cond"
     most, least = COND_MAX, 1
 
+    def schema(self, field: Field) -> Schema:
+        return shared("cond")
+
     def check_text(self, field: Field, value: str, where: str, in_item: bool) -> list[Problem]:
         if len(value) > COND_MAX:
             return [Problem(where, "too_large", f"a condition has at most {COND_MAX} characters")]
@@ -313,10 +342,9 @@ class Strs(Kind):
     """A short list of labels (at most the field's `max_items`)."""
 
     name: ClassVar[FieldKind] = "strs"
-    item_most: ClassVar[int] = SHORT_MAX
 
     def schema(self, field: Field) -> Schema:
-        item = string_schema(self.item_most, 1)
+        item = string_schema(SHORT_MAX, 1)
         return {"type": "array", "items": item, "maxItems": field.max_items}
 
     def check(self, field: Field, value: object, path: Path, in_item: bool) -> list[Problem]:
@@ -348,7 +376,9 @@ class Filter(Strs):
     """A short list of filter clauses (ui4a.expr): "column=key", "column~key"."""
 
     name = "filter"
-    item_most = COND_MAX
+
+    def schema(self, field: Field) -> Schema:
+        return {"type": "array", "items": shared("clause"), "maxItems": field.max_items}
 
     def check_item(self, item: str, at: str) -> list[Problem]:
         if expr.parse_clause(item) is None:

@@ -26,7 +26,7 @@ from ui4a.catalog import (
     Component,
     Field,
 )
-from ui4a.fields import RECORD_SCHEMA, SCALAR_SCHEMA, kind_of, string_schema
+from ui4a.fields import RECORD_SCHEMA, SCALAR_SCHEMA, SHARED_DEFS, kind_of, string_schema
 from ui4a.queries import QUERY_SCHEMA, tables_query_schema
 from ui4a.tables import Table
 from ui4a.theme import THEME_FIELDS
@@ -79,6 +79,7 @@ def _build(queries: bool) -> Schema:
     page = registry.get("page")
     assert page is not None, "the catalog needs a page component"
     defs: Schema = {
+        **copy.deepcopy(SHARED_DEFS),
         "action": _action_schema(),
         "on": {
             "anyOf": [

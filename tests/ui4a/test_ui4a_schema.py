@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ui4a import json_schema
-from ui4a.catalog import MAX_STATE_KEYS, URL_MAX
-from ui4a.fields import SAFE_URL, URL_PATTERN
+from ui4a import fields, json_schema
+from ui4a.catalog import MAX_STATE_KEYS, URL_MAX, Field
+from ui4a.fields import CLAUSE_PATTERN, COND_PATTERN, SAFE_URL, URL_PATTERN
 from ui4a.registry import components, example_path
 
 ALLOWED_KEYWORDS = {
@@ -153,3 +153,62 @@ def test_the_grammar_spells_no_image_url_with_a_space() -> None:
     assert patterns, "the image's src is decoded under URL_PATTERN"
     assert re.fullmatch(URL_PATTERN, "https://example.com/img/fiddle-leaf.jpg")
     assert not re.fullmatch(URL_PATTERN, "https://example.com/img/fiddle leaf.jpg")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(COND_PATTERN, fullmatch=True))
+def test_every_condition_the_grammar_spells_is_valid(condition: str) -> None:
+    """A condition the grammar spells is one validation takes: ".field" ones inside a list item,
+    where they read the item, the others anywhere."""
+    in_item = condition.lstrip("!").startswith(".")
+    assert fields.check(Field("if", "cond"), condition, ("if",), in_item) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(CLAUSE_PATTERN, fullmatch=True))
+def test_every_filter_clause_the_grammar_spells_is_valid(clause: str) -> None:
+    assert fields.check(Field("filter", "filter"), [clause], ("filter",)) == []
+
+
+def _decodes(schema: dict[str, Any], text: str) -> bool:
+    """Whether xgrammar's matcher for `schema` (as vLLM compiles it: no whitespace) takes
+    `text` whole, over a vocabulary of printable characters and one stop token."""
+    xgrammar = pytest.importorskip("xgrammar")
+    stop = 95
+    vocabulary = xgrammar.TokenizerInfo(
+        [*map(chr, range(32, 127)), "</s>"],
+        vocab_type=xgrammar.VocabType.RAW,
+        stop_token_ids=[stop],
+    )
+    compiler = xgrammar.GrammarCompiler(vocabulary, cache_enabled=False)
+    options = {"any_whitespace": False, "separators": (",", ":")}
+    grammar = compiler.compile_json_schema(json.dumps(schema), **options)
+    matcher = xgrammar.GrammarMatcher(grammar)
+    return bool(matcher.accept_string(text)) and matcher.accept_token(stop)
+
+
+@pytest.mark.parametrize(
+    ("clause", "spelled"),
+    [
+        ("title~q", True),
+        ("status='Done'", True),
+        ("*~q", True),
+        ("title=~q", False),
+        ("a=b c", False),
+    ],
+)
+def test_the_grammar_spells_filters_only_as_clauses(clause: str, spelled: bool) -> None:
+    # A looser grammar let the expert write "title=~title_filter", which filters nothing.
+    table = {"t": "table", "data": "rows", "cols": ["title"], "filter": [clause]}
+    text = json.dumps({"root": {"t": "page", "c": [table]}}, separators=(",", ":"))
+    assert _decodes(json_schema(), text) is spelled
+
+
+@pytest.mark.parametrize(
+    ("condition", "spelled"),
+    [("step=2", True), ("!done", True), (".done", True), ("step is 2", False), ("!step=2", False)],
+)
+def test_the_grammar_spells_conditions_only_as_conditions(condition: str, spelled: bool) -> None:
+    node = {"t": "text", "if": condition, "text": "x"}
+    text = json.dumps({"root": {"t": "page", "c": [node]}}, separators=(",", ":"))
+    assert _decodes(json_schema(), text) is spelled
