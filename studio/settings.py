@@ -177,7 +177,10 @@ TIME_ZONE = "UTC"
 # Product limits: what a single request may ask of the engine.
 MACARON_PROMPT_MAX_CHARS = int(os.environ.get("MACARON_PROMPT_MAX_CHARS", "2000"))
 MACARON_MESSAGE_MAX_BYTES = int(os.environ.get("MACARON_MESSAGE_MAX_BYTES", "65536"))
-MACARON_UI_MAX_TOKENS = int(os.environ.get("MACARON_UI_MAX_TOKENS", "700"))
+# A ui spec's limit covers the longest spec the ui data teaches, in the default model's tokens
+# (1,001; tests/inference/test_ui_data_fits_the_limit.py): at 700, 279 of the 10,137 training
+# specs, wizards of many steps and long forms, were cut off before their end.
+MACARON_UI_MAX_TOKENS = int(os.environ.get("MACARON_UI_MAX_TOKENS", "1024"))
 # Drafts the engine writes of a studio ui turn the designer asks the best of ("Best of 3 drafts"),
 # the streamed one included, of which the one that shows most of the request is kept
 # (studio/worker/candidates.py). Other turns write the streamed one alone: three drafts share

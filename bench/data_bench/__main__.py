@@ -25,7 +25,13 @@ from typing import Any
 import ui4a
 from bench.data_bench import check, expect, files, prompts
 from bench.ui4a_bench.baselines import Retriever, training_examples
-from bench.ui4a_bench.generate import Generated, read_back, running_stack, wait_finished
+from bench.ui4a_bench.generate import (
+    Generated,
+    product_max_tokens,
+    read_back,
+    running_stack,
+    wait_finished,
+)
 from bench.ui4a_bench.tail_waits import write_tail_waits
 from ui4a.queries import is_query
 from ui4a.tables import Column, Table, prompt_with_tables
@@ -41,7 +47,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.data_bench", description=__doc__)
     parser.add_argument("--variants", default=",".join(ORDER), help=f"comma-separated, of {ORDER}")
     parser.add_argument("--ids", default="", help="only these prompt ids (comma-separated)")
-    parser.add_argument("--max-tokens", type=int, default=700)
+    parser.add_argument(
+        "--max-tokens", type=int, help="per screen (default: the product's, MACARON_UI_MAX_TOKENS)"
+    )
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--out", type=Path, default=Path("bench/results/data_bench"))
     args = parser.parse_args(argv)
@@ -223,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
         "variants": summarize(rows, variants),
         "config": {
             "prompts": len(items),
-            "max_tokens": args.max_tokens,
+            "max_tokens": args.max_tokens or product_max_tokens(),
             "wall_s": round(time.monotonic() - started, 1),
         },
     }

@@ -2,7 +2,7 @@
 the real stack, judged in Chromium.
 
     .venv/bin/python -m bench.ui4a_bench [--per-kind N] [--limit N] [--ids a,b]
-        [--variants retrieval,fixed,base,trained] [--max-tokens 700] [--concurrency 8]
+        [--variants retrieval,fixed,base,trained] [--max-tokens 1024] [--concurrency 8]
         [--derived] [--out bench/results/ui4a_bench]
 
 See __main__.py for the run, devset.jsonl for the prompts, requirements.py and scripts.py for

@@ -25,7 +25,7 @@ from typing import Any
 
 from bench.ui4a_bench import devset
 from bench.ui4a_bench.baselines import BASELINES, default_token_counter, generate_baselines
-from bench.ui4a_bench.generate import Generated, generate_all, running_stack
+from bench.ui4a_bench.generate import Generated, generate_all, product_max_tokens, running_stack
 from bench.ui4a_bench.judges import Job, judge_many
 from bench.ui4a_bench.report import Row, html_report, summarize, table
 from bench.ui4a_bench.stage_endings import write_stage_endings
@@ -67,7 +67,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="also run the interaction checks derived from each spec (reported apart)",
     )
-    parser.add_argument("--max-tokens", type=int, default=700, help="per screen")
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        help="per screen (default: the product's, MACARON_UI_MAX_TOKENS)",
+    )
     parser.add_argument("--concurrency", type=int, default=8, help="worker threads")
     parser.add_argument("--out", type=Path, default=Path("bench/results/ui4a_bench"))
     parser.add_argument(
@@ -84,7 +88,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"{exc}, or a baseline: {', '.join(BASELINES)}")
     if not args.variants:
         parser.error(f"--variants needs at least one of {', '.join((*BASELINES, *VARIANTS))}")
-    if min(args.limit, args.per_kind) < 0 or args.max_tokens < 16:
+    if min(args.limit, args.per_kind) < 0 or (args.max_tokens is not None and args.max_tokens < 16):
         parser.error("--limit and --per-kind must be >= 0, --max-tokens >= 16")
     if min(args.concurrency, args.judges) < 1:
         parser.error("--concurrency and --judges must be >= 1")
@@ -132,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
         "ids": args.ids,
         "limit": args.limit,
         "derived_checks": args.derived,
-        "max_tokens": args.max_tokens,
+        "max_tokens": args.max_tokens or (product_max_tokens() if models else None),
         "concurrency": args.concurrency,
         "model": Path(os.environ["MACARON_MODEL"]).name
         if "MACARON_MODEL" in os.environ

@@ -52,19 +52,29 @@ class Generated:
         return complete and self.parses and self.spec is not None and not self.problems
 
 
+def product_max_tokens() -> int:
+    """The product's ui limit, as the stack's Django reads it: once `running_stack` set this
+    process up (the settings read the stack's environment)."""
+    from django.conf import settings
+
+    return int(settings.MACARON_UI_MAX_TOKENS)
+
+
 @contextmanager
 def running_stack(
-    run_dir: Path, *, concurrency: int, max_tokens: int, log: Callable[[str], None]
+    run_dir: Path, *, concurrency: int, max_tokens: int | None, log: Callable[[str], None]
 ) -> Iterator[Stack]:
-    """The whole stack, with this process's Django pointed at its database and broker."""
-    stack = throwaway_stack(run_dir, {"MACARON_UI_MAX_TOKENS": str(max_tokens)})
+    """The whole stack, with this process's Django pointed at its database and broker; a ui
+    spec's limit is `max_tokens`, or the product's (MACARON_UI_MAX_TOKENS) if None."""
+    limit = {} if max_tokens is None else {"MACARON_UI_MAX_TOKENS": str(max_tokens)}
+    stack = throwaway_stack(run_dir, limit)
     try:
         stack.start_redis(free_port())
         worker = stack.start_worker(concurrency=concurrency, include=["bench.variant_runs"])
         stack.start_daphne(free_port())
         log(f"waiting for the engine worker (logs in {run_dir})")
         wait_worker_ready(worker, timeout=900)
-        for key in ("DATABASE_URL", "REDIS_URL", "MACARON_UI_MAX_TOKENS"):
+        for key in ("DATABASE_URL", "REDIS_URL", *limit):
             os.environ[key] = stack.env[key]
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
         import django
