@@ -47,8 +47,9 @@ def _inlined(node: Any) -> Any:
 
 
 @cache
-def _actions() -> st.SearchStrategy[Any]:
-    return from_schema(_inlined(_defs()["on"]))
+def _actions(def_name: str) -> st.SearchStrategy[Any]:
+    """What a node of def `def_name` may run (`on`, or `item_on` in a list's item template)."""
+    return from_schema(_inlined(_defs()[def_name]["properties"]["on"]))
 
 
 @cache
@@ -66,7 +67,7 @@ def _is_container(def_name: str) -> bool:
 
 
 def _alternatives(def_name: str) -> list[str]:
-    """The defs an anyOf def (n1..n3, leaf) stands for."""
+    """The defs an anyOf def (n1..n3, leaf, item2, item3, item_leaf) stands for."""
     return [ref["$ref"].rsplit("/", 1)[-1] for ref in _defs()[def_name]["anyOf"]]
 
 
@@ -74,7 +75,7 @@ def _alternatives(def_name: str) -> list[str]:
 def _node(draw: st.DrawFn, def_name: str) -> dict[str, Any]:
     node = draw(_node_fields(def_name))
     if "on" in _defs()[def_name]["properties"] and draw(st.booleans()):
-        node["on"] = draw(_actions())
+        node["on"] = draw(_actions(def_name))
     if _is_container(def_name):
         below = _defs()[def_name]["properties"]["c"]["items"]["$ref"].rsplit("/", 1)[-1]
         node["c"] = draw(st.lists(_any_of(below), max_size=CHILDREN_DRAWN))

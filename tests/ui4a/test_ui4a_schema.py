@@ -113,7 +113,9 @@ def test_it_has_no_recursion() -> None:
         assert name not in seen, f"recursive $ref through {seen}"
         return 1 + max((depth(r, (*seen, name)) for r in refs(defs[name])), default=0)
 
-    assert depth("page", ()) < 12
+    # page, n1, list1, item2, item_card2, item3, item_card3, item_leaf, item_button, item_on,
+    # item_action, action: the deepest chain, a button in a list's item template.
+    assert depth("page", ()) <= 12
 
 
 def test_it_puts_the_type_first_and_children_last() -> None:
@@ -127,8 +129,10 @@ def test_it_puts_the_type_first_and_children_last() -> None:
 
 def test_it_stays_small() -> None:
     # Heavy containers stop a level early (max_level) so the layered defs stay few. (Each
-    # number's bounds added about 500 characters.)
-    assert len(json.dumps(json_schema(), separators=(",", ":"))) < 22_600
+    # number's bounds added about 500 characters; a list's item template's own defs, about
+    # 3,200, and its head grammar compiles in 3.5 s with the default model's vocabulary, as it
+    # did without them.)
+    assert len(json.dumps(json_schema(), separators=(",", ":"))) < 25_000
 
 
 def test_it_compiles_with_xgrammar() -> None:
@@ -212,3 +216,44 @@ def test_the_grammar_spells_conditions_only_as_conditions(condition: str, spelle
     node = {"t": "text", "if": condition, "text": "x"}
     text = json.dumps({"root": {"t": "page", "c": [node]}}, separators=(",", ":"))
     assert _decodes(json_schema(), text) is spelled
+
+
+DELETE = {"t": "button", "label": "Delete", "on": {"do": "remove"}}
+IN_A_FORM = {"t": "form", "submit": "Add", "c": [DELETE]}
+IN_A_LIST = {
+    "t": "list",
+    "data": "todos",
+    "c": [{"t": "row", "c": [{"t": "text", "text": "x"}, DELETE]}],
+}
+IN_A_CARD_IN_A_LIST = {
+    "t": "list",
+    "data": "todos",
+    "c": [{"t": "card", "c": [{"t": "row", "c": [DELETE]}]}],
+}
+
+
+@pytest.mark.parametrize(
+    ("node", "spelled"),
+    [(IN_A_LIST, True), (IN_A_CARD_IN_A_LIST, True), (DELETE, False), (IN_A_FORM, False)],
+    ids=["in a list item", "deeper in a list item", "on the page", "in a form"],
+)
+def test_the_grammar_spells_remove_only_in_a_list_item(node: dict[str, Any], spelled: bool) -> None:
+    """Validation refuses a `remove` outside a list item (it removes nothing); the expert wrote a
+    Delete button with one in a form (faq-06, two runs in three)."""
+    spec = {"root": {"t": "page", "c": [node]}}
+    assert _decodes(json_schema(), json.dumps(spec, separators=(",", ":"))) is spelled
+    if spelled:
+        jsonschema.validate(spec, json_schema())
+    else:
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(spec, json_schema())
+
+
+def test_a_list_item_may_act_as_any_button_may() -> None:
+    toggle = {
+        "t": "button",
+        "label": "Done",
+        "on": [{"do": "toggle", "path": ".done"}, {"do": "remove"}],
+    }
+    spec = {"root": {"t": "page", "c": [{"t": "list", "data": "todos", "c": [toggle]}]}}
+    assert _decodes(json_schema(), json.dumps(spec, separators=(",", ":")))
