@@ -188,7 +188,7 @@ def ui4a_bench(data: dict[str, Any]) -> list[Figure]:
             gates["scripts_pct"]["value"],
             None,
             "",
-            ">= 90%",
+            f">= {gates['scripts_pct']['target']:g}%",
             gates["scripts_pct"]["met"],
         ),
     ]

@@ -83,14 +83,44 @@ def test_it_computes_the_headline_breakdowns_and_gates() -> None:
     }
     assert summary["by_check"]["radio"]["trained"] == "1/1"
     assert summary["by_check"]["button"]["base"] == "0/1"
+    assert summary["by_kind_requirements"]["quiz"]["base"] == 0.0
+    assert summary["by_kind_requirements"]["quiz"]["trained"] == 100.0
     gates = summary["gates"]
-    assert gates["requirements_vs_base_points"] == {"value": 66.7, "met": True}
-    assert gates["scripts_pct"] == {"value": 100.0, "met": True}
-    assert gates["all_requirements_vs_retrieval_points"] == {"value": 50.0}
+    assert gates["requirements_vs_base_points"] == {"value": 66.7, "target": 30.0, "met": True}
+    assert gates["scripts_pct"] == {"value": 100.0, "target": 80.0, "met": True}
+    assert gates["all_requirements_vs_retrieval_points"] == {
+        "value": 50.0,
+        "target": 20.0,
+        "met": True,
+    }
+    assert gates["valid_pct"]["met"] and gates["all_requirements_pct"]["met"]
     printed = table(summary)
     assert "all reqs met %" in printed.splitlines()[0]
     assert "quiz*" in printed and "cut off at the token limit x1" in printed
     assert "derived from each variant's own spec" in printed
+
+
+def test_the_targets_name_the_weakest_kind_and_say_what_is_missed() -> None:
+    rows = [
+        row("retrieval", text=SPEC, reqs=(True, True), script=False),
+        row("retrieval", text=SPEC, reqs=(False,), prompt=HELD),
+        row("trained", text=SPEC, reqs=(True, False), script=True),
+        row("trained", text="<script>{{", reqs=(False,), prompt=HELD),
+    ]
+    gates = summarize(rows, ["retrieval", "trained"])["gates"]
+    assert gates["weakest_kind_requirements_pct"] == {
+        "value": 0.0,
+        "target": 40.0,
+        "met": False,
+        "kind": "quiz",
+    }
+    assert gates["requirements_pct"] == {"value": round(100 / 3, 1), "target": 75.0, "met": False}
+    assert gates["valid_pct"]["value"] == 50.0 and not gates["valid_pct"]["met"]
+    assert gates["all_requirements_vs_retrieval_points"]["value"] == -50.0
+    assert "requirements_vs_base_points" not in gates  # no base in this run
+    printed = table(summarize(rows, ["retrieval", "trained"]))
+    assert "requirements met in the weakest kind, %: 0.0 (quiz)  (target >= 40: NOT met)" in printed
+    assert "screens meeting all, trained - retrieval, points: -50.0" in printed
 
 
 def test_the_html_report_escapes_model_output() -> None:
