@@ -261,6 +261,9 @@ class Generation(models.Model):
     seq = models.PositiveIntegerField(default=0)
     spec = models.JSONField(null=True, blank=True)  # the repaired UI4A spec (ui expert only)
     problems = models.JSONField(default=list, blank=True)
+    # A first ui turn waiting for its other drafts once the streamed one has ended:
+    # {"drafts", "writing", "until" (ISO time)}, so a page loaded meanwhile can say so.
+    comparing = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     finish_reason = models.CharField(max_length=16, blank=True, default="")
     tokens = models.PositiveIntegerField(default=0)

@@ -3,6 +3,7 @@ them, API completions, experts and profiles. Nothing here writes."""
 
 from __future__ import annotations
 
+import datetime
 import html
 import uuid
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.db.models import Count, F, QuerySet
+from django.utils import timezone
 
 import ui4a
 from inference.experts import EXPERTS, Expert, expert_summary, manifest_summary
@@ -163,11 +165,28 @@ def generation_payload(generation: Generation) -> dict[str, Any]:
         "timings": generation.timings(),
         "adapter_sha256": generation.adapter_sha256,
     }
+    if generation.comparing and not generation.finished:
+        payload["comparing"] = comparing_drafts(generation.comparing)
     if generation.structured:
         spec = generation.spec if generation.finished else None
         tables = project_tables(generation.project) if generation.project else None
         payload.update(view_payload(generation.text, final_spec=spec, tables=tables))
     return payload
+
+
+def comparing_drafts(comparing: dict[str, Any]) -> dict[str, Any]:
+    """How the drafts of a turn stand while they are compared, as the drafts message says it
+    (studio/messages.py): the wait left, from the time the worker stored."""
+    try:
+        until = datetime.datetime.fromisoformat(str(comparing.get("until")))
+        wait_s = max(0.0, (until - timezone.now()).total_seconds())
+    except ValueError:
+        wait_s = 0.0
+    return {
+        "drafts": comparing.get("drafts"),
+        "writing": comparing.get("writing"),
+        "wait_s": round(wait_s, 1),
+    }
 
 
 @dataclass(frozen=True)

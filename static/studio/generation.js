@@ -44,6 +44,13 @@ export function createGeneration(store, preview, actions) {
     store.set({ generation: { ...generation, ...patch } });
   }
 
+  // The streamed draft has ended and the others are still being written: from the drafts
+  // message, or from the row (`comparing`) for a page loaded meanwhile.
+  function showComparing({ writing, wait_s }) {
+    const wait = Math.ceil(wait_s);
+    store.set({ status: "Comparing drafts: " + writing + " more still being written (up to " + wait + " s)…" });
+  }
+
   function showStream(html, state) {
     const { viewing, compare } = store.get();
     if (!viewing && !compare && html !== undefined) preview.render(html, state);
@@ -130,10 +137,7 @@ export function createGeneration(store, preview, actions) {
       if (!generation || data.generation !== generation.id || generation.done) return;
       heard();
       setGeneration({ drafts: data.drafts, keptDraft: data.kept || 0 });
-      if (data.writing) {
-        const wait = Math.ceil(data.wait_s);
-        store.set({ status: "Comparing drafts: " + data.writing + " more still being written (up to " + wait + " s)…" });
-      }
+      if (data.writing) showComparing(data);
     },
     "generation.done"(data) {
       const { generation } = store.get();
@@ -207,7 +211,10 @@ export function createGeneration(store, preview, actions) {
       });
       if (FINISHED.includes(initial.status)) finish(initial);
       else {
-        store.set({ status: "Streaming…" });
+        if (initial.comparing) {
+          setGeneration({ drafts: initial.comparing.drafts });
+          showComparing(initial.comparing);
+        } else store.set({ status: "Streaming…" });
         showStream(initial.html, initial.state);
       }
     },

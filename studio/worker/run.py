@@ -7,6 +7,7 @@ and every run ends its row: an exception anywhere fails it, keeping the text so 
 
 from __future__ import annotations
 
+import datetime
 import logging
 import time
 import uuid
@@ -150,6 +151,11 @@ def _keep_best(batcher: Batcher, candidates: Candidates, request: GenerationRequ
     deadline = candidates.deadline(float(settings.MACARON_GENERATION_TIME_LIMIT_SECONDS))
     if writing := candidates.writing():
         wait_s = round(max(0.0, deadline - time.monotonic()), 1)
+        until = timezone.now() + datetime.timedelta(seconds=wait_s)
+        # On the row too: a page loaded while the drafts are compared reads it from there.
+        batcher.row.write(
+            comparing={"drafts": count, "writing": writing, "until": until.isoformat()}
+        )
         batcher.announce(messages.GENERATION_DRAFTS, drafts=count, writing=writing, wait_s=wait_s)
     ended = candidates.ended(deadline, stopped=lambda: not batcher.row.check())
     if batcher.cancelled:

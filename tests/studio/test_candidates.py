@@ -17,6 +17,7 @@ from inference.protocol import Delta, GenerationRequest
 from inference.serving.prompts import request_for
 from studio import messages
 from studio.models import Generation, Project, Version
+from studio.selectors import generation_payload
 from studio.services.broadcast import group_send
 from studio.services.generations import generation_cancel, generation_create
 from studio.worker.candidates import (
@@ -257,3 +258,31 @@ def test_a_stop_while_drafts_finish_aborts_them_at_once(
     assert stored.status == Generation.Status.CANCELLED
     assert sorted(set(engine.aborted)) == [f"{stored.pk}~1", f"{stored.pk}~2"]
     assert [m["writing"] for m in drafts_sent] == [2]  # no draft is said to be kept
+
+
+def test_a_page_loaded_while_drafts_are_compared_reads_how_they_stand(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drafts message reaches only the pages open when it is sent: the row says it too, and
+    the generation's payload (which a page loaded later starts from) carries it until the end."""
+    real_deadline = Candidates.deadline
+    seen: list[dict[str, Any]] = []
+
+    def look_then_stop(candidates: Candidates, time_limit_seconds: float) -> float:
+        generation_id = candidates.drafts[0].request_id.partition("~")[0]
+
+        def look() -> None:
+            seen.append(generation_payload(Generation.objects.get(pk=generation_id)))
+            generation_cancel(generation_id=generation_id)
+
+        threading.Timer(0.3, look).start()
+        return real_deadline(candidates, time_limit_seconds)
+
+    monkeypatch.setattr(Candidates, "deadline", look_then_stop)
+    stored, _ = run({0: GREEDY, 1: BETTER, 2: BETTER}, settings, hold_drafts=True)
+    [while_waiting] = seen
+    assert while_waiting["status"] == Generation.Status.RUNNING
+    comparing = while_waiting["comparing"]
+    assert comparing["drafts"] == 3 and comparing["writing"] == 2
+    assert 0 < comparing["wait_s"] <= CANDIDATE_GRACE_SECONDS
+    assert "comparing" not in generation_payload(stored)  # ended: nothing is compared any more

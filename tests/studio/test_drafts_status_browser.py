@@ -6,16 +6,19 @@ message by message as the worker sends them (studio/messages.py)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import re
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from studio import messages
-from studio.models import Project
+from studio.models import Generation, Project
 from tests.live_session import sign_in
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
@@ -118,3 +121,31 @@ def test_one_draft_unless_asked_and_the_choice_is_kept(page: Page, live_server: 
     page.screenshot(path="test-artifacts/studio-best-of.png")
     page.reload()
     expect(page.get_by_label("Best of 3")).to_be_checked()
+
+
+def test_a_page_loaded_while_drafts_are_compared_says_so(page: Page, live_server: Any) -> None:
+    """Reloaded after the streamed draft ended, the page starts from the row: it says the other
+    drafts are still being written, not that the one it shows is still streaming."""
+    owner = get_user_model().objects.create_user("ada")
+    project = Project.objects.create(name="Drafts", owner=owner)
+    until = timezone.now() + datetime.timedelta(seconds=20)
+    Generation.objects.create(
+        project=project,
+        prompt="A suppliers table with Name and Phone",
+        expert="ui",
+        structured=True,
+        status=Generation.Status.RUNNING,
+        started_at=timezone.now(),
+        text='{"title":"Suppliers","root":{"t":"page","c":[{"t":"heading","text":"Suppliers"}]}}',
+        seq=1,
+        tokens=20,
+        comparing={"drafts": 3, "writing": 2, "until": until.isoformat()},
+    )
+    sign_in(page, live_server, owner)
+    page.goto(f"{live_server.url}/p/{project.id}/")
+    expect(page.locator("#status")).to_have_text(
+        re.compile(r"^Comparing drafts: 2 more still being written \(up to (19|20) s\)…$")
+    )
+    frame = page.frame_locator("iframe[title=Preview]")
+    expect(frame.get_by_role("heading", name="Suppliers")).to_be_visible()
+    page.screenshot(path="test-artifacts/studio-drafts-after-reload.png")
