@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('studio', '0009_global_tools'),
+        ("studio", "0009_global_tools"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='generation',
-            name='comparing',
+            model_name="generation",
+            name="comparing",
             field=models.JSONField(blank=True, null=True),
         ),
     ]
