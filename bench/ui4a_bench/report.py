@@ -277,24 +277,19 @@ def table(summary: dict[str, Any]) -> str:
         lines.append("targets for the trained ui expert (a benchmark, not CI):")
         lines += [f"  {_gate_line(key, gate)}" for key, gate in summary["gates"].items()]
     lines.append("")
-    lines.append("screens meeting all requirements, % by kind (* held out of training):")
-    lines += _grid(
-        ["kind", *variants],
-        [
-            [kind + ("*" if kind in HELD_OUT else ""), *(_shown(v) for v in per.values())]
-            for kind, per in summary["by_kind"].items()
-        ],
-    )
-    lines.append("")
-    lines.append("requirements met, % by kind (* held out of training):")
-    lines += _grid(
-        ["kind", *variants],
-        [
-            [kind + ("*" if kind in HELD_OUT else ""), *(_shown(v) for v in per.values())]
-            for kind, per in summary["by_kind_requirements"].items()
-        ],
-    )
-    lines.append("")
+    for title, key in (
+        ("screens meeting all requirements", "by_kind"),
+        ("requirements met", "by_kind_requirements"),
+    ):
+        lines.append(f"{title}, % by kind (* held out of training):")
+        lines += _grid(
+            ["kind", *variants],
+            [
+                [kind + ("*" if kind in HELD_OUT else ""), *(_shown(v) for v in per.values())]
+                for kind, per in summary[key].items()
+            ],
+        )
+        lines.append("")
     lines.append("requirements met by check type:")
     lines += _grid(
         ["check", *variants],
