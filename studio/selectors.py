@@ -177,14 +177,11 @@ def generation_payload(generation: Generation) -> dict[str, Any]:
 def comparing_drafts(comparing: dict[str, Any]) -> dict[str, Any]:
     """How the drafts of a turn stand while they are compared, as the drafts message says it
     (studio/messages.py): the wait left, from the time the worker stored."""
-    try:
-        until = datetime.datetime.fromisoformat(str(comparing.get("until")))
-        wait_s = max(0.0, (until - timezone.now()).total_seconds())
-    except ValueError:
-        wait_s = 0.0
+    until = datetime.datetime.fromisoformat(comparing["until"])
+    wait_s = max(0.0, (until - timezone.now()).total_seconds())
     return {
-        "drafts": comparing.get("drafts"),
-        "writing": comparing.get("writing"),
+        "drafts": comparing["drafts"],
+        "writing": comparing["writing"],
         "wait_s": round(wait_s, 1),
     }
 
