@@ -18,12 +18,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ui4a import actions, registry
+from ui4a import registry
 from ui4a.catalog import MAX_DATASETS, MAX_STATE_KEYS
 from ui4a.expr import parse_condition
 from ui4a.fields import NAME_PATTERN, DatasetSlot, kind_of
 from ui4a.tree import pointer, walk
-from ui4a.validate import actions_at, state_references, targets
+from ui4a.validate import state_references
 
 Schema = dict[str, Any]
 # Rows one dataset's inline records may have in the tail. Where the ui expert stops on its own it
@@ -36,7 +36,6 @@ ITEM_FIELD = re.compile(r"\{\.(\w+)\}")
 KEY = re.compile(r"\w+")
 WHOLE = re.compile(r"[0-9]{1,6}")
 HEAD = ("title", "theme", "root")
-DIALOG = "dialog1"  # the schema's dialog as a child of the page (ui4a/schema.py names by depth)
 TAIL = ("state", "data")
 
 
@@ -52,46 +51,6 @@ def head_schema(schema: Schema) -> Schema:
     head = copy.deepcopy(schema)
     head["properties"] = {k: v for k, v in schema["properties"].items() if k in HEAD}
     return head
-
-
-def unbound_dialogs(head: dict[str, Any]) -> list[str]:
-    """The dialog keys the head's actions open or close but no dialog of it binds, in document
-    order, each once: a button written before the dialog it opens, and the dialog never drawn."""
-    bound = targets(head).dialogs
-    keys: list[str] = []
-    for ref in walk(head):
-        component = registry.get(ref.node.get("t"))
-        for field in component.fields if component is not None else ():
-            if field.kind != "action":
-                continue
-            for _, one in actions_at(ref.node.get(field.name)):
-                action, key = actions.get(one.get("do")), one.get("path")
-                aims_a_dialog = action is not None and action.target == "dialog"
-                if aims_a_dialog and isinstance(key, str) and key not in bound and key not in keys:
-                    keys.append(key)
-    return keys
-
-
-def dialogs_to_draw(schema: Schema, head: dict[str, Any]) -> list[str]:
-    """The unbound dialogs the page can still hold as its last children, with keys a dialog may
-    bind; none if any of them cannot be drawn there (drawing some would leave the spec invalid)."""
-    keys = unbound_dialogs(head)
-    page = schema["$defs"]["page"]["properties"]["c"]
-    children = head.get("root", {}).get("c")
-    room = page["maxItems"] - (len(children) if isinstance(children, list) else 0)
-    bind = re.compile(schema["$defs"][DIALOG]["properties"]["bind"]["pattern"])
-    if len(keys) > room or not all(bind.fullmatch(k) and KEY.fullmatch(k) for k in keys):
-        return []
-    return keys
-
-
-def dialog_schema(schema: Schema, key: str) -> Schema:
-    """One dialog as a child of the page, bound to `key`: the spec schema's own, its `bind` fixed
-    and no `if` (it shows when its key is set, as any dialog does)."""
-    dialog = copy.deepcopy(schema["$defs"][DIALOG])
-    dialog["properties"].pop("if", None)
-    dialog["properties"]["bind"] = {"const": key}
-    return {**dialog, "$defs": schema["$defs"]}
 
 
 def dataset_slots(spec: object) -> Iterator[DatasetSlot]:

@@ -20,7 +20,7 @@ DROPPED = re.compile(r"staged decode: the (?P<stage>\w+) wrote an item again, ve
 
 
 def stage_endings(log_text: str) -> dict[str, Any]:
-    """Per stage (head, dialogs, tail): how many were closed at the token limit, and how many
+    """Per stage (head, targets, tail): how many were closed at the token limit, and how many
     ended at a dropped copy."""
     closed = Counter(m["stage"] for m in CLOSED.finditer(log_text))
     dropped = Counter(m["stage"] for m in DROPPED.finditer(log_text))

@@ -9,10 +9,10 @@ every dataset the head named (`ui4a.declarations.tail_schemas`), then the brace.
 streams one text: the head without its closing brackets, then what the later stages add after
 their re-spelled parts.
 
-A head may open a dialog it never draws: the button comes first, and a grammar cannot look
-ahead to require the dialog. Then a middle stage draws each such dialog as the page's last
-child (`dialogs_grammar`), cut in before the page's closing brackets the same way; the tail
-follows it. A dialog is modal, so where it sits in the page does not matter.
+A head may open a dialog or switch to tabs it never draws: the button comes first, and a
+grammar cannot look ahead to require what it aims at. Then a middle stage draws each such
+dialog and tabs as the page's last children (`drawn_grammar`, `ui4a.undrawn`), cut in before
+the page's closing brackets the same way; the tail follows it.
 
 vLLM takes a request's grammar as text, so the tail's is xgrammar's own EBNF, assembled from
 grammars xgrammar builds from the JSON schemas with the options the spec's grammar has.
@@ -34,18 +34,17 @@ from inference.serving.repeat_watch import RepeatWatch
 from inference.serving.stage_closing import JSON_OPTIONS, closing
 from ui4a.declarations import (
     TailSchemas,
-    dialog_schema,
-    dialogs_to_draw,
     first_steps,
     head_schema,
     is_staged_schema,
     tail_schemas,
 )
+from ui4a.undrawn import Undrawn, drawn_schema, to_draw
 
 log = logging.getLogger(__name__)
 # One line a staged generation, which UI4A-Bench reads back (bench/ui4a_bench/tail_waits.py).
 TAIL_STARTED = "staged decode: the tail (%s) began %.0f ms after the head"
-DIALOGS_DRAWN = "staged decode: drew the dialogs the head opens but never draws: %s"
+TARGETS_DRAWN = "staged decode: drew what the head's actions aim at but it never draws: %s"
 STAGE_CLOSED = "staged decode: the %s, cut at the token limit, closed with %r"
 REPEAT_DROPPED = "staged decode: the %s wrote an item again, verbatim; dropped it, closed with %r"
 # What closes a head whose page has children: the page's children, the page, the spec.
@@ -87,15 +86,15 @@ def tail_grammar(respelled: str, tail: TailSchemas) -> str:
     return str(xgr.Grammar.concat(*parts))
 
 
-def dialogs_grammar(respelled: str, schema: dict[str, Any], keys: list[str]) -> str:
+def drawn_grammar(respelled: str, schema: dict[str, Any], targets: list[Undrawn]) -> str:
     """The middle stage's grammar: `respelled` (the text of the head's token holding the page's
-    closing bracket, up to it), one dialog bound to each of `keys`, then the page's end."""
+    closing bracket, up to it), the node that draws each of `targets`, then the page's end."""
     parts = [_literal(respelled)] if respelled else []
-    for key in keys:
-        dialog = xgr.Grammar.from_json_schema(
-            json.dumps(dialog_schema(schema, key)), **JSON_OPTIONS
+    for target in targets:
+        node = xgr.Grammar.from_json_schema(
+            json.dumps(drawn_schema(schema, target)), **JSON_OPTIONS
         )
-        parts += [_literal(","), dialog]
+        parts += [_literal(","), node]
     parts.append(_literal(PAGE_END))
     return str(xgr.Grammar.concat(*parts))
 
@@ -229,13 +228,13 @@ def tail_request_id(request_id: str) -> str:
     return f"{request_id}:tail"
 
 
-def dialogs_request_id(request_id: str) -> str:
-    return f"{request_id}:dialogs"
+def targets_request_id(request_id: str) -> str:
+    return f"{request_id}:targets"
 
 
 def stage_request_ids(request_id: str) -> list[str]:
     """Every id a staged generation's stages may run under, for an abort."""
-    return [request_id, dialogs_request_id(request_id), tail_request_id(request_id)]
+    return [request_id, targets_request_id(request_id), tail_request_id(request_id)]
 
 
 class Run:
@@ -355,13 +354,14 @@ async def staged(
     tokenizer: Any,
     max_tokens: int,
 ) -> AsyncIterator[Piece]:
-    """A spec decoded as a head, the dialogs it opens but never draws, then a tail (the module's
-    docstring), streamed as one text. A stage cut at the token limit is closed by its grammar's
-    shortest ending (`stage_closing`), and the stages after it run on what tokens are left (at
-    least one each, and are closed in turn); the generation's finish reason stays "length". A
-    tail that writes a data row again, verbatim (`repeat_watch`), ends before the copy, closed
-    the same way, and the generation ends whole ("stop"). A stage that ends otherwise than as
-    its grammar closes (aborted, or not closable) ends the generation as it is."""
+    """A spec decoded as a head, the dialogs and tabs it aims at but never draws, then a tail
+    (the module's docstring), streamed as one text. A stage cut at the token limit is closed by
+    its grammar's shortest ending (`stage_closing`), and the stages after it run on what tokens
+    are left (at least one each, and are closed in turn); the generation's finish reason stays
+    "length". A tail that writes a data row again, verbatim (`repeat_watch`), ends before the
+    copy, closed the same way, and the generation ends whole ("stop"). A stage that ends
+    otherwise than as its grammar closes (aborted, or not closable) ends the generation as it
+    is."""
     head_grammar = head_schema(schema)
     head = Run(generate(prompt, params(max_tokens=max_tokens, json=head_grammar), request_id))
     spec = Spec()
@@ -376,15 +376,15 @@ async def staged(
     if decoded is None:  # the head alone, as it ended
         yield spec.flush(hold=False, last=True)
         return
-    keys = dialogs_to_draw(schema, decoded) if spec.text.endswith(PAGE_END) else []
+    targets = to_draw(schema, decoded) if spec.text.endswith(PAGE_END) else []
     page_end = len(spec.text) - len(PAGE_END)
-    page = cut_at(ids.ids, tokenizer, spec.text, page_end) if keys else None
+    page = cut_at(ids.ids, tokenizer, spec.text, page_end) if targets else None
     if page is not None:
-        log.info(DIALOGS_DRAWN, ", ".join(keys))
+        log.info(TARGETS_DRAWN, ", ".join(f"{t.component} {t.key}" for t in targets))
         spec.cut(page_end)
         yield spec.flush()
-        grammar = dialogs_grammar(page.respelled, schema, keys)
-        dialogs = Run(
+        grammar = drawn_grammar(page.respelled, schema, targets)
+        middle = Run(
             generate(
                 {"prompt_token_ids": head.prompt_ids + page.kept_ids},
                 params(
@@ -392,12 +392,12 @@ async def staged(
                     grammar=grammar,
                     spec_from=len(head.prompt_ids),
                 ),
-                dialogs_request_id(request_id),
+                targets_request_id(request_id),
             ),
             tokens_before=ids.written(len(page.kept_ids)),
         )
         ids.replace_after(len(page.kept_ids), [])
-        stage = Stage("dialogs", dialogs, {"ebnf": grammar}, len(page.respelled))
+        stage = Stage("targets", middle, {"ebnf": grammar}, len(page.respelled))
         async for piece in _streamed(stage, spec, ids, tokenizer):
             yield piece
         decoded = _spec(spec.text) if spec.reason == "stop" else None

@@ -137,7 +137,7 @@ def test_a_tail_is_closed_under_its_ebnf_grammar() -> None:
 def test_generated_heads_cut_anywhere_close_into_specs(model_grammar: xgr.CompiledGrammar) -> None:
     """Each head cut at 8 places: the ending makes a head the engine's grammar takes whole, and
     the tail closed after it makes a spec whose only problems are dialogs its buttons open
-    (which the dialog stage draws) or a key cut short."""
+    (which the middle stage draws) or a key cut short."""
     rng = random.Random(12)
     cuts = 0
     for head in HEADS:

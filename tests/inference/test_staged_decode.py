@@ -20,17 +20,18 @@ from inference.serving.staged_decode import (
     PAGE_END,
     Piece,
     cut_at,
-    dialogs_grammar,
-    dialogs_request_id,
+    drawn_grammar,
     first_stage_schema,
     head_end,
     staged,
     tail_grammar,
     tail_request_id,
+    targets_request_id,
 )
 from inference.settings import EngineSettings
-from ui4a.declarations import dialogs_to_draw, head_schema, tail_schemas, unbound_dialogs
+from ui4a.declarations import head_schema, tail_schemas
 from ui4a.tables import Column, Table
+from ui4a.undrawn import Undrawn, to_draw, undrawn
 from ui4a.validate import validate
 
 BASE = Path(EngineSettings.from_env().model)
@@ -73,6 +74,8 @@ def test_the_head_and_a_tail_compile_as_vllm_compiles_them(tokenizer: Any, schem
     full = schema
     cached.compile_json_schema(first_stage_schema(json.dumps(full)), **JSON_OPTIONS)
     cached.compile_grammar(tail_grammar("}", tail_schemas(full, json.loads(HEAD))))
+    drawn = [Undrawn("dialog", "confirm"), Undrawn("tabs", "view", ("Score", "Question"))]
+    cached.compile_grammar(drawn_grammar("}", full, drawn))
 
 
 def accepts(compiler: xgr.GrammarCompiler, grammar: str, text: str) -> bool:
@@ -319,16 +322,17 @@ DIALOG = (
     ',{"t":"dialog","title":"Delete Rex?","bind":"confirm","c":[{"t":"button","label":"Cancel",'
     '"on":{"do":"close","path":"confirm"}}]}'
 )
+CONFIRM = Undrawn("dialog", "confirm")
 
 
 def test_a_dialog_the_head_opens_but_never_draws_is_to_be_drawn() -> None:
     head = json.loads(OPENS)
-    assert unbound_dialogs(head) == ["confirm"] and dialogs_to_draw(SCHEMA, head) == ["confirm"]
+    assert undrawn(head) == [CONFIRM] and to_draw(SCHEMA, head) == [CONFIRM]
     drawn = json.loads(OPENS[: -len(PAGE_END)] + DIALOG + PAGE_END)
-    assert unbound_dialogs(drawn) == []
+    assert undrawn(drawn) == []
     # A page that cannot hold one more child gets none: the spec stays invalid, and ends.
     full = {**head, "root": {"t": "page", "c": head["root"]["c"] * 4}}
-    assert unbound_dialogs(full) == ["confirm"] and dialogs_to_draw(SCHEMA, full) == []
+    assert undrawn(full) == [CONFIRM] and to_draw(SCHEMA, full) == []
 
 
 def test_the_head_is_cut_before_the_pages_closing_bracket(tokenizer: Any) -> None:
@@ -354,7 +358,7 @@ def test_a_middle_stage_draws_the_dialog_and_the_tail_declares_its_key(
         tokenizer,
         {
             "r1": (OPENS, "stop"),
-            dialogs_request_id("r1"): (dialog_text, "stop"),
+            targets_request_id("r1"): (dialog_text, "stop"),
             tail_request_id("r1"): (tail_text, "stop"),
         },
     )
@@ -380,7 +384,7 @@ def test_a_middle_stage_cut_at_the_limit_is_closed_and_the_tail_follows(tokenize
     page = cut_at(tokenizer.encode(OPENS), tokenizer, OPENS, len(OPENS) - len(PAGE_END))
     assert page is not None
     partial = page.respelled + DIALOG[:20]  # ...{"t":"dialog","titl
-    ending = closing(partial, ebnf=dialogs_grammar(page.respelled, SCHEMA, ["confirm"]))
+    ending = closing(partial, ebnf=drawn_grammar(page.respelled, SCHEMA, [CONFIRM]))
     assert ending is not None and ending.endswith(PAGE_END)
     ids = [*page.kept_ids, *tokenizer.encode(partial), *tokenizer.encode(ending)]
     cut = head_end(ids, tokenizer)
@@ -389,7 +393,7 @@ def test_a_middle_stage_cut_at_the_limit_is_closed_and_the_tail_follows(tokenize
         tokenizer,
         {
             "r1": (OPENS, "stop"),
-            dialogs_request_id("r1"): (partial, "length"),
+            targets_request_id("r1"): (partial, "length"),
             tail_request_id("r1"): (cut.respelled + ',"state":{"confirm":false}}', "stop"),
         },
     )
@@ -399,6 +403,51 @@ def test_a_middle_stage_cut_at_the_limit_is_closed_and_the_tail_follows(tokenize
     assert validate(json.loads(text)) == []
     assert [p.finish_reason for p in pieces if p.finish_reason] == ["length"]
     assert len(generate.calls) == 3
+
+
+# A head whose buttons switch to tabs it never draws (quiz-02, from a CPU-trained adapter).
+SWITCHES = (
+    '{"title":"Quiz","root":{"t":"page","c":[{"t":"text","text":"7 x 8 = ?"},'
+    '{"t":"button","label":"Go to Score","on":{"do":"tab","path":"view","value":"Score"}},'
+    '{"t":"button","label":"Back","on":{"do":"tab","path":"view","value":"Question"}}]}}'
+)
+TABS = (
+    ',{"t":"tabs","bind":"view","tabs":["Score","Question"],"c":['
+    '{"t":"text","text":"Score: 3"},{"t":"text","text":"What is 7 x 8?"}]}'
+)
+
+
+def test_a_middle_stage_draws_the_tabs_the_head_switches_to_with_their_labels(
+    tokenizer: Any, compiler: xgr.GrammarCompiler
+) -> None:
+    head = json.loads(SWITCHES)
+    assert to_draw(SCHEMA, head) == [Undrawn("tabs", "view", ("Score", "Question"))]
+    page = cut_at(tokenizer.encode(SWITCHES), tokenizer, SWITCHES, len(SWITCHES) - len(PAGE_END))
+    assert page is not None
+    tabs_text = page.respelled + TABS + PAGE_END
+    cut = head_end([*page.kept_ids, *tokenizer.encode(tabs_text)], tokenizer)
+    assert cut is not None
+    tail_text = cut.respelled + ',"state":{"view":"Score"}}'
+    generate = ScriptedGenerate(
+        tokenizer,
+        {
+            "r1": (SWITCHES, "stop"),
+            targets_request_id("r1"): (tabs_text, "stop"),
+            tail_request_id("r1"): (tail_text, "stop"),
+        },
+    )
+    text = "".join(p.text for p in run(generate))
+    assert text == SWITCHES[: -len(PAGE_END)] + TABS + ']},"state":{"view":"Score"}}'
+    assert validate(json.loads(text)) == []
+    assert validate(json.loads(SWITCHES[:-1] + ',"state":{"view":"Score"}}')) != []
+    grammar = generate.calls[1][1]["grammar"]
+    assert accepts(compiler, grammar, tabs_text)
+    # Exactly the labels the buttons name, in their order, and a panel for each.
+    for wrong in ('["Question","Score"]', '["Score"]', '["Score","Question","Help"]'):
+        assert not accepts(compiler, grammar, tabs_text.replace('["Score","Question"]', wrong))
+    one_panel = tabs_text.replace(',{"t":"text","text":"What is 7 x 8?"}', "")
+    assert not accepts(compiler, grammar, one_panel)
+    assert not accepts(compiler, grammar, tabs_text.replace('"bind":"view"', '"bind":"tab"'))
 
 
 # A section written twice, verbatim, then more of the page.

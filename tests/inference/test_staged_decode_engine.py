@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from inference.serving import staged_decode
 from inference.serving.engine import VllmEngine
 from inference.serving.prompts import request_for
 from inference.settings import EngineSettings
@@ -118,7 +119,7 @@ def test_a_dialog_the_head_opens_but_never_draws_is_drawn_by_the_middle_stage(
     finally:
         engine.settings = replace(engine.settings, copy_bias=0.0)
     # The stage ran (so the prompt still exercises it), and the spec it ends is valid.
-    assert any("never draws: confirm" in r.getMessage() for r in caplog.records), caplog.text
+    assert any("never draws: dialog confirm" in r.getMessage() for r in caplog.records), caplog.text
     assert deltas[-1].finish_reason == "stop"
     spec = json.loads("".join(d.text for d in deltas))
     assert validate(spec) == [], spec
@@ -141,4 +142,49 @@ def test_a_spec_cut_at_the_token_limit_is_closed_into_a_valid_one(
     assert any("the head, cut at the token limit" in r.getMessage() for r in caplog.records)
     assert deltas[-1].finish_reason == "length"
     spec = json.loads("".join(d.text for d in deltas))
+    assert validate(spec) == [], spec
+
+
+# A head whose buttons switch to tabs it never draws, as a CPU-trained adapter wrote quiz-02.
+# The served adapter does not write one on the dev set, so the head's grammar is made to admit
+# only this head: the middle stage and the tail after it are then the real engine's.
+SWITCHES_TO_TABS = {
+    "title": "Math quiz",
+    "root": {
+        "t": "page",
+        "c": [
+            {"t": "heading", "text": "Math quiz"},
+            {"t": "text", "text": "7 x 8 = ?"},
+            {
+                "t": "button",
+                "label": "Go to Score",
+                "on": {"do": "tab", "path": "view", "value": "Score"},
+            },
+            {
+                "t": "button",
+                "label": "Back",
+                "on": {"do": "tab", "path": "view", "value": "Question"},
+            },
+        ],
+    },
+}
+
+
+def test_tabs_the_head_switches_to_but_never_draws_are_drawn_by_the_middle_stage(
+    engine: VllmEngine, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(staged_decode, "head_schema", lambda _: {"const": SWITCHES_TO_TABS})
+    engine.settings = replace(engine.settings, staged_data=True)
+    request = request_for(
+        request_id=str(uuid.uuid4()), expert="ui", prompt="quick math quiz", max_tokens=700
+    )
+    with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
+        deltas = list(engine.stream(request))
+    assert any("never draws: tabs view" in r.getMessage() for r in caplog.records), caplog.text
+    assert deltas[-1].finish_reason == "stop"
+    spec = json.loads("".join(d.text for d in deltas))
+    assert spec["root"]["c"][:4] == SWITCHES_TO_TABS["root"]["c"]
+    (tabs,) = spec["root"]["c"][4:]
+    assert (tabs["t"], tabs["bind"], tabs["tabs"]) == ("tabs", "view", ["Score", "Question"])
+    assert len(tabs["c"]) == 2
     assert validate(spec) == [], spec
