@@ -18,6 +18,7 @@ import ui4a
 from inference.serving.stage_closing import JSON_OPTIONS, closing
 from inference.serving.staged_decode import (
     PAGE_END,
+    HeadEnd,
     Piece,
     cut_at,
     drawn_grammar,
@@ -344,24 +345,30 @@ def test_the_head_is_cut_before_the_pages_closing_bracket(tokenizer: Any) -> Non
     assert cut_at(ids, tokenizer, '{"other":1}', at) is None  # not what the ids spell
 
 
+def three_stages(
+    tokenizer: Any, head: str, drawn: str, tail: str
+) -> tuple[ScriptedGenerate, HeadEnd, HeadEnd]:
+    """A scripted generation of `head`, a middle stage that draws `drawn` as the page's last
+    children, and a tail that writes `tail`; and where the head and the middle stage are cut."""
+    page = cut_at(tokenizer.encode(head), tokenizer, head, len(head) - len(PAGE_END))
+    assert page is not None
+    middle = page.respelled + drawn + PAGE_END  # what the middle stage's grammar makes
+    cut = head_end([*page.kept_ids, *tokenizer.encode(middle), tokenizer.eos_token_id], tokenizer)
+    assert cut is not None
+    texts = {
+        "r1": (head, "stop"),
+        targets_request_id("r1"): (middle, "stop"),
+        tail_request_id("r1"): (cut.respelled + tail, "stop"),
+    }
+    return ScriptedGenerate(tokenizer, texts), page, cut
+
+
 def test_a_middle_stage_draws_the_dialog_and_the_tail_declares_its_key(
     tokenizer: Any, compiler: xgr.GrammarCompiler
 ) -> None:
-    page = cut_at(tokenizer.encode(OPENS), tokenizer, OPENS, len(OPENS) - len(PAGE_END))
-    assert page is not None
-    dialog_text = page.respelled + DIALOG + PAGE_END  # what the middle stage's grammar makes
-    dialog_ids = [*tokenizer.encode(dialog_text), tokenizer.eos_token_id]
-    cut = head_end(page.kept_ids + dialog_ids, tokenizer)
-    assert cut is not None
-    tail_text = cut.respelled + ',"state":{"confirm":false}}'
-    generate = ScriptedGenerate(
-        tokenizer,
-        {
-            "r1": (OPENS, "stop"),
-            targets_request_id("r1"): (dialog_text, "stop"),
-            tail_request_id("r1"): (tail_text, "stop"),
-        },
-    )
+    generate, page, cut = three_stages(tokenizer, OPENS, DIALOG, ',"state":{"confirm":false}}')
+    dialog_text = generate.texts[targets_request_id("r1")][0]
+    tail_text = generate.texts[tail_request_id("r1")][0]
     pieces = run(generate)
     text = "".join(p.text for p in pieces)
     assert text == OPENS[: -len(PAGE_END)] + DIALOG + ']},"state":{"confirm":false}}'
@@ -422,20 +429,8 @@ def test_a_middle_stage_draws_the_tabs_the_head_switches_to_with_their_labels(
 ) -> None:
     head = json.loads(SWITCHES)
     assert to_draw(SCHEMA, head) == [Undrawn("tabs", "view", ("Score", "Question"))]
-    page = cut_at(tokenizer.encode(SWITCHES), tokenizer, SWITCHES, len(SWITCHES) - len(PAGE_END))
-    assert page is not None
-    tabs_text = page.respelled + TABS + PAGE_END
-    cut = head_end([*page.kept_ids, *tokenizer.encode(tabs_text)], tokenizer)
-    assert cut is not None
-    tail_text = cut.respelled + ',"state":{"view":"Score"}}'
-    generate = ScriptedGenerate(
-        tokenizer,
-        {
-            "r1": (SWITCHES, "stop"),
-            targets_request_id("r1"): (tabs_text, "stop"),
-            tail_request_id("r1"): (tail_text, "stop"),
-        },
-    )
+    generate, _, _ = three_stages(tokenizer, SWITCHES, TABS, ',"state":{"view":"Score"}}')
+    tabs_text = generate.texts[targets_request_id("r1")][0]
     text = "".join(p.text for p in run(generate))
     assert text == SWITCHES[: -len(PAGE_END)] + TABS + ']},"state":{"view":"Score"}}'
     assert validate(json.loads(text)) == []
