@@ -93,6 +93,9 @@ class EngineSettings:
     # A favoured token's bias stops once the spec has written it this many times, so a bias
     # cannot hold the model in a loop. `MACARON_COPY_BIAS_REPEATS`; 0: never stops.
     copy_bias_repeats: int = 2
+    # Once the spec writes part of a phrase of the message, its next token gets this much more
+    # (inference/serving/copy_follow.py). `MACARON_COPY_FOLLOW`; 0: off.
+    copy_follow: float = 0.0
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -134,6 +137,7 @@ class EngineSettings:
             lora_head=env("MACARON_LORA_HEAD", "0") == "1",
             copy_bias=float(env("MACARON_COPY_BIAS", "2")),
             copy_bias_repeats=int(env("MACARON_COPY_BIAS_REPEATS", "2")),
+            copy_follow=float(env("MACARON_COPY_FOLLOW", "0")),
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

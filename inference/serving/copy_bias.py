@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from inference.serving.copy_follow import Follow, phrases
+
 EXTRA_ARG = "macaron_copy_bias"
 # At most this many words of a message are read, and this many tokens favoured: the cost of a
 # step stays bounded whatever the message.
@@ -98,27 +100,41 @@ def extra_args(
     *,
     repeats: int = 0,
     spec_from: int | None = None,
+    follow: float = 0.0,
 ) -> dict[str, Any]:
     """`SamplingParams.extra_args` favouring `message`'s words, other than `schema`'s own
     (schema_words), by `bias`, each token until the spec has written it `repeats` times (0:
-    never fades); the spec starts at prompt token `spec_from` (None: at the output). Empty
-    when off."""
+    never fades), and the next token of its phrases by `follow` more (copy_follow.py; 0: off);
+    the spec starts at prompt token `spec_from` (None: at the output). Empty when off."""
     tokens = favoured_tokens(encode, message, schema_words(schema)) if bias > 0 else []
     if not tokens:
         return {}
-    return {EXTRA_ARG: {"tokens": tokens, "bias": bias, "repeats": repeats, "spec_from": spec_from}}
+    wanted = {"tokens": tokens, "bias": bias, "repeats": repeats, "spec_from": spec_from}
+    if follow > 0:
+        wanted |= {"follow": follow, "phrases": phrases(encode, message)}
+    return {EXTRA_ARG: wanted}
 
 
 class Written:
     """How often the spec so far wrote each favoured token: its part of the prompt counted
     once, its output read on from where the last step's count stopped; and the tokens written
-    `repeats` times (0: none ever are), whose bias is spent."""
+    `repeats` times (0: none ever are), whose bias is spent; and, where the request's phrases
+    are followed (`follow`), the spec's last two tokens."""
 
-    def __init__(self, favoured: list[int], repeats: int, prompt_part: list[int]) -> None:
+    def __init__(
+        self,
+        favoured: list[int],
+        repeats: int,
+        prompt_part: list[int],
+        follow: Follow | None = None,
+    ) -> None:
         self.favoured = favoured
         self.known = frozenset(favoured)
         self.repeats = repeats
+        self.follow = follow
         self.in_prompt = [t for t in prompt_part if t in self.known]
+        self.before = prompt_part[-2:]
+        self.last = self.before
         self.counts: Counter[int] = Counter()
         self.spent: frozenset[int] = frozenset()
         self.outputs_read = 0
@@ -128,8 +144,10 @@ class Written:
     def update(self, outputs: list[int]) -> None:
         if len(outputs) < self.outputs_read:  # an output is never taken back; if it were
             self.counts, self.spent, self.outputs_read = Counter(), frozenset(), 0
+            self.last = self.before
             self._count(self.in_prompt)
         self._count(outputs[self.outputs_read :])
+        self.last = [*self.last, *outputs[self.outputs_read :]][-2:]
         self.outputs_read = len(outputs)
 
     def _count(self, written: list[int]) -> None:
@@ -156,6 +174,13 @@ class Written:
                     spent = spent | {drafted}
             yield self.live(spent)
 
+    def followed(self, count: int, drafts: list[int]) -> Iterator[tuple[int, ...]]:
+        """The tokens that carry a phrase of the request on, for each of `count` rows (row j
+        after drafts 0..j-1); none where phrases are not followed."""
+        for row in range(count):
+            context = [*self.last, *drafts[:row]][-2:]
+            yield self.follow.after(context) if self.follow is not None else ()
+
 
 @dataclass
 class RequestRows:
@@ -166,6 +191,7 @@ class RequestRows:
     bias: float = 0.0  # 0: the request asked for none
     written: Written | None = None
     drafts: list[int] = field(default_factory=list)  # the step's draft token ids
+    follow: float = 0.0  # the bias of a phrase's next token (copy_follow.py); 0: none
 
 
 def add_biases(logits: Any, batch: Iterable[RequestRows]) -> None:
@@ -188,6 +214,11 @@ def add_biases(logits: Any, batch: Iterable[RequestRows]) -> None:
                 index = torch.tensor(tokens, dtype=torch.long, device=logits.device)
                 logits[first : first + count, index] += rows.bias
             first += count
+        if rows.follow:
+            for row, next_ids in enumerate(rows.written.followed(rows.count, rows.drafts)):
+                if next_ids:
+                    index = torch.tensor(next_ids, dtype=torch.long, device=logits.device)
+                    logits[rows.first + row, index] += rows.follow
 
 
 def _wanted(state: Any) -> dict[str, Any] | None:
@@ -203,7 +234,11 @@ def _written(state: Any, wanted: dict[str, Any], kept: dict[str, Written], req_i
         spec_from = wanted.get("spec_from")
         prompt = list(state.prompt_token_ids or ()) if spec_from is not None else []
         repeats = int(wanted.get("repeats") or 0)
-        written = kept[req_id] = Written(wanted["tokens"], repeats, prompt[spec_from:])
+        follow = None
+        if wanted.get("follow"):
+            follow = Follow.of(wanted.get("phrases") or [], frozenset(wanted["tokens"]))
+        written = Written(wanted["tokens"], repeats, prompt[spec_from:], follow)
+        kept[req_id] = written
     written.update(state.output_token_ids)
     return written
 
@@ -228,7 +263,8 @@ def sampled_rows(runner: Any, spec_decode_metadata: Any) -> Iterable[RequestRows
         else:
             written = _written(state, wanted, kept, req_id)
             mine = draft_ids[drafted : drafted + count - 1]
-            yield RequestRows(first, count, float(wanted["bias"]), written, mine)
+            follow = float(wanted.get("follow") or 0.0)
+            yield RequestRows(first, count, float(wanted["bias"]), written, mine, follow)
         first += count
         drafted += count - 1
 

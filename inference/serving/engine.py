@@ -379,6 +379,7 @@ class VllmEngine:
             schema,
             repeats=self.settings.copy_bias_repeats,
             spec_from=spec_from,
+            follow=self.settings.copy_follow,
         )
 
     def _staged(self, request: GenerationRequest) -> bool:

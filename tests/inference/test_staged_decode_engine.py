@@ -148,7 +148,7 @@ def test_a_spec_cut_at_the_token_limit_is_closed_into_a_valid_one(
 # A head whose buttons switch to tabs it never draws, as a CPU-trained adapter wrote quiz-02.
 # The served adapter does not write one on the dev set, so the head's grammar is made to admit
 # only this head: the middle stage and the tail after it are then the real engine's.
-SWITCHES_TO_TABS = {
+SWITCHES_TO_TABS: dict[str, Any] = {
     "title": "Math quiz",
     "root": {
         "t": "page",
