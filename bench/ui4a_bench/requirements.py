@@ -10,9 +10,12 @@ One requirement is one line of a small language, so the dev set stays readable d
     text /total/               visible text matching /total/
     columnheader /price/       a table's column header (also: row, cell)
 
-Roles are ARIA roles as Playwright's role locators see them. Only what the first screen exposes
-to the accessibility tree counts: a closed dialog, a later wizard step or another tab's panel
-does not (the interaction checks cover what the view can reach).
+Roles are ARIA roles as Playwright's role locators see them, but for the roles ARIA names by
+their author alone (a list item, an alert, a status): a requirement names those by the text
+they show, since "listitem /oat milk/" means the item that reads "Oat milk", and its accessible
+name is empty however it reads. Only what the first screen exposes to the accessibility tree
+counts: a closed dialog, a later wizard step or another tab's panel does not (the interaction
+checks cover what the view can reach).
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ ROLES = frozenset(
     }
 )
 SPECIAL = ("table", "chart", "text")
+# Roles whose accessible name never comes from their content (ARIA "name from: author"), named
+# in a requirement by the text they show.
+NAMED_BY_TEXT = frozenset({"listitem", "alert", "status"})
 _LINE = re.compile(
     r"^(?P<kinds>[a-z]+(?:\|[a-z]+)*)"
     r"(?:\s+/(?P<name>(?:[^/\\]|\\.)+)/)?"
@@ -148,4 +154,6 @@ def _matches_kind(view: FrameLocator, kind: str, req: Requirement) -> list[Locat
     if kind == "chart":
         images = view.get_by_role("img", name=req.name).all()
         return [img for img in images if img.evaluate("el => el.matches('canvas[data-chart]')")]
+    if kind in NAMED_BY_TEXT and req.name is not None:
+        return view.get_by_role(kind).filter(has_text=req.name).all()  # type: ignore[arg-type]
     return view.get_by_role(kind, name=req.name).all()  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ import ui4a
 from bench.ui4a_bench import interactions
 from bench.ui4a_bench.judge import judge
 from bench.ui4a_bench.requirements import parse
+from bench.ui4a_bench.scripts import ScriptResult, parse_script, run_script
 from bench.ui4a_bench.view import ViewHost
 from ui4a.registry import COMPONENTS_DIR
 
@@ -79,6 +80,31 @@ def test_a_spec_missing_its_required_button_fails_that_requirement(host: ViewHos
     assert outcomes(host, spec, wanted) == {wanted: True}
     spec["root"]["c"] = [n for n in spec["root"]["c"] if n["t"] != "button"]
     assert outcomes(host, spec, wanted) == {wanted: False}
+
+
+def test_a_list_item_an_alert_and_a_status_are_named_by_the_text_they_show(
+    host: ViewHost,
+) -> None:
+    """ARIA names these by their author alone, so a role locator's name never matches them."""
+    todos = outcomes(host, example("list"), "listitem /ship the renderer/", "listitem /milk/")
+    assert todos == {"listitem /ship the renderer/": True, "listitem /milk/": False}
+    warning = outcomes(host, example("alert"), "status /ends in 3 days/", "alert|status /renewed/")
+    assert warning == {"status /ends in 3 days/": True, "alert|status /renewed/": False}
+
+
+def test_a_prompt_written_script_adds_an_item_and_sees_it_in_the_list(host: ViewHost) -> None:
+    steps = parse_script(
+        [
+            'fill textbox /new task/ "Buy oat milk"',
+            "click button /add task/",
+            "see listitem /oat milk/",
+            "see listitem =3",
+        ]
+    )
+    assert run_script(host, example("list"), steps) == ScriptResult(True, 4, "all 4 steps")
+    missing = parse_script(['fill textbox /new task/ "Buy oat milk"', "see listitem /oat milk/"])
+    result = run_script(host, example("list"), missing)  # never added: Add task not pressed
+    assert not result.passed and result.steps_done == 1, result
 
 
 def test_it_generates_interaction_checks_from_the_spec() -> None:
