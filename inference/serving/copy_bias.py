@@ -191,7 +191,7 @@ class RequestRows:
     bias: float = 0.0  # 0: the request asked for none
     written: Written | None = None
     drafts: list[int] = field(default_factory=list)  # the step's draft token ids
-    follow: float = 0.0  # the bias of a phrase's next token (copy_follow.py); 0: none
+    follow_bias: float = 0.0  # on a phrase's next token (copy_follow.py); 0: none
 
 
 def add_biases(logits: Any, batch: Iterable[RequestRows]) -> None:
@@ -214,11 +214,11 @@ def add_biases(logits: Any, batch: Iterable[RequestRows]) -> None:
                 index = torch.tensor(tokens, dtype=torch.long, device=logits.device)
                 logits[first : first + count, index] += rows.bias
             first += count
-        if rows.follow:
+        if rows.follow_bias:
             for row, next_ids in enumerate(rows.written.followed(rows.count, rows.drafts)):
                 if next_ids:
                     index = torch.tensor(next_ids, dtype=torch.long, device=logits.device)
-                    logits[rows.first + row, index] += rows.follow
+                    logits[rows.first + row, index] += rows.follow_bias
 
 
 def _wanted(state: Any) -> dict[str, Any] | None:
@@ -263,8 +263,8 @@ def sampled_rows(runner: Any, spec_decode_metadata: Any) -> Iterable[RequestRows
         else:
             written = _written(state, wanted, kept, req_id)
             mine = draft_ids[drafted : drafted + count - 1]
-            follow = float(wanted.get("follow") or 0.0)
-            yield RequestRows(first, count, float(wanted["bias"]), written, mine, follow)
+            follow_bias = float(wanted.get("follow") or 0.0)
+            yield RequestRows(first, count, float(wanted["bias"]), written, mine, follow_bias)
         first += count
         drafted += count - 1
 
