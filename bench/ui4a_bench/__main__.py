@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
         "ids": args.ids,
         "limit": args.limit,
         "derived_checks": args.derived,
-        "max_tokens": args.max_tokens or (product_max_tokens() if models else None),
+        **run_settings(args, models),
         "concurrency": args.concurrency,
         "model": Path(os.environ["MACARON_MODEL"]).name
         if "MACARON_MODEL" in os.environ
@@ -146,6 +146,32 @@ def main(argv: list[str] | None = None) -> None:
     }
     print(table(summary))
     write(args.out, summary, rows, variants)
+
+
+# The engine settings that shape what a spec decodes to, recorded with a run's figures.
+DECODING = ("staged_data", "copy_bias", "copy_bias_repeats", "copy_follow")
+
+
+def decoding() -> dict[str, Any]:
+    """The decoding settings as the run's engine reads them: the stack's worker inherits this
+    process's environment (studio.stack)."""
+    from inference.settings import EngineSettings
+
+    settings = EngineSettings.from_env()
+    return {name: getattr(settings, name) for name in DECODING}
+
+
+def run_settings(args: argparse.Namespace, models: list[str]) -> dict[str, Any]:
+    """What the generations were decoded under: the token limit and the decoding settings of
+    this run's engine, or, for a rejudge, of the run that wrote them (None where it did not
+    say)."""
+    if args.rejudge:
+        earlier = json.loads(args.rejudge.read_text())["summary"].get("config", {})
+        ran = {key: earlier.get(key) for key in ("max_tokens", "decoding")}
+        return {**ran, "rejudged": True}
+    if not models:
+        return {"max_tokens": None, "decoding": None}
+    return {"max_tokens": args.max_tokens or product_max_tokens(), "decoding": decoding()}
 
 
 def write(out: Path, summary: dict[str, Any], rows: list[Row], variants: list[str]) -> None:
