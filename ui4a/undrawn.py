@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ui4a import actions, registry
+from ui4a.declarations import KEY
 from ui4a.tree import walk
 from ui4a.validate import actions_at, targets
 
@@ -28,7 +29,6 @@ Schema = dict[str, Any]
 # The schema's definition of each drawable component as a child of the page (ui4a/schema.py
 # names definitions by depth).
 PAGE_CHILD = {"dialog": "dialog1", "tabs": "tabs1"}
-KEY = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def drawn_schema(schema: Schema, one: Undrawn) -> Schema:
     properties["bind"] = {"const": one.key}
     if one.component == "tabs":
         properties["tabs"] = {"const": list(one.labels)}
-        properties["c"] = {**properties["c"], "minItems": len(one.labels)}
-        properties["c"]["maxItems"] = len(one.labels)
+        panels = len(one.labels)
+        properties["c"] = {**properties["c"], "minItems": panels, "maxItems": panels}
         node["required"] = [*node["required"], "c"]
     return {**node, "$defs": schema["$defs"]}
