@@ -23,6 +23,9 @@ class GenerationRequest:
     max_tokens: int = 512
     temperature: float = 0.0
     top_p: float = 1.0
+    # A sampled request's random source: the same seed samples the same tokens from the same
+    # logits, whatever else shares its batch. None: a fresh one each time.
+    seed: int | None = None
     ignore_eos: bool = False  # benchmarks decode a fixed number of tokens
     stop: tuple[str, ...] = ()
     json_schema: dict[str, Any] | None = field(default=None, compare=False)

@@ -355,6 +355,7 @@ class VllmEngine:
             max_tokens=max_tokens or request.max_tokens,
             temperature=request.temperature,
             top_p=request.top_p,
+            seed=request.seed,
             ignore_eos=request.ignore_eos,
             stop=list(request.stop) or None,
             output_kind=RequestOutputKind.DELTA,

@@ -34,6 +34,7 @@ class ChatCompletionRequest:
     max_tokens: int | None = None
     temperature: float = 1.0  # OpenAI's default
     top_p: float = 1.0
+    seed: int | None = None  # OpenAI's: a sampled answer the same seed repeats
     stop: tuple[str, ...] = ()
     tools: tuple[dict[str, Any], ...] | None = None
     # Macaron's extension: "new" or a REPL session's id; the server runs `python` calls there.
@@ -96,6 +97,7 @@ def completion_create(
                 "max_tokens": chat.max_tokens,
                 "temperature": chat.temperature,
                 "top_p": chat.top_p,
+                "seed": chat.seed,
                 "stop": list(chat.stop),
             },
             routing=routing.as_dict(),

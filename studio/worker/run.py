@@ -279,6 +279,7 @@ def _engine_request(
         max_tokens=int(options.get("max_tokens") or _max_tokens(resolved.expert.structured)),
         temperature=float(options.get("temperature", 0.0)),
         top_p=float(options.get("top_p", 1.0)),
+        seed=options.get("seed"),
         stop=tuple(options.get("stop") or ()),
         tools=tuple(options["tools"]) if options.get("tools") else None,
     )

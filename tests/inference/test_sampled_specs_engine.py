@@ -46,23 +46,26 @@ def words_carried(text: str) -> int:
 
 @pytest.fixture(scope="module")
 def written() -> dict[str, Written]:
-    """One greedy request and SAMPLED sampled ones, all at once, so they share steps."""
+    """One greedy request and SAMPLED sampled ones, all at once, so they share steps. Each
+    sampled one has its own seed, so a run samples as the last did: unseeded, three samples
+    once carried 4, 2 and 1 of the prompt's words where other runs carried 3 or more."""
     engine = VllmEngine(EngineSettings.from_env())
     assert engine.settings.draft_tokens > 0
     results: dict[str, Written] = {}
 
-    def write(name: str, temperature: float) -> None:
+    def write(name: str, temperature: float, seed: int | None) -> None:
         request = request_for(
             request_id=str(uuid.uuid4()), expert="ui", prompt=PROMPT, max_tokens=400
         )
-        deltas = list(engine.stream(replace(request, temperature=temperature)))
+        deltas = list(engine.stream(replace(request, temperature=temperature, seed=seed)))
         counts = [0, *(d.tokens for d in deltas)]
         steps = sum(after > before for before, after in pairwise(counts))
         results[name] = Written("".join(d.text for d in deltas), deltas[-1].tokens, steps)
 
     try:
-        writers = [threading.Thread(target=write, args=("greedy", 0.0))] + [
-            threading.Thread(target=write, args=(f"sampled {i}", 0.7)) for i in range(SAMPLED)
+        writers = [threading.Thread(target=write, args=("greedy", 0.0, None))] + [
+            threading.Thread(target=write, args=(f"sampled {seed}", 0.7, seed))
+            for seed in range(SAMPLED)
         ]
         for writer in writers:
             writer.start()

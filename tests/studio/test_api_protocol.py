@@ -46,6 +46,7 @@ def test_it_takes_text_parts_null_tool_turns_stop_tools_and_ignores_extras() -> 
         stop="\n\n",
         tools=[tool],
         top_p=0.9,
+        seed=2**63 - 1,
         stream=True,
         stream_options={"include_usage": True},
         user="someone",
@@ -58,6 +59,7 @@ def test_it_takes_text_parts_null_tool_turns_stop_tools_and_ignores_extras() -> 
     assert request.stop == ("\n\n",)
     assert request.tools == (tool,)
     assert (request.top_p, request.stream) == (0.9, True)
+    assert request.seed == 2**63 - 1 and parse().seed is None
 
 
 @pytest.mark.parametrize(
@@ -66,6 +68,9 @@ def test_it_takes_text_parts_null_tool_turns_stop_tools_and_ignores_extras() -> 
         ({"top_p": 0}, "top_p"),
         ({"temperature": True}, "temperature"),
         ({"max_tokens": 1.5}, "max_tokens"),
+        ({"seed": 1.0}, "seed"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**63}, "seed"),
         ({"n": 2}, "n"),
         ({"stream": "yes"}, "stream"),
         ({"router": 3}, "router"),

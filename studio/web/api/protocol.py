@@ -70,6 +70,7 @@ def parse_chat_request(body: bytes, *, max_tokens: int) -> ChatCompletionRequest
         max_tokens=None if tokens is None else int(tokens),
         temperature=_number("temperature", data.get("temperature"), 1.0, low=0, high=2),
         top_p=_number("top_p", data.get("top_p"), 1.0, low=0, high=1, open_low=True),
+        seed=_seed(data.get("seed")),
         stop=_stop(data.get("stop")),
         tools=tools,
         repl=repl,
@@ -109,6 +110,18 @@ def _number(
         left = "(" if open_low else "["
         raise _bad(param, f"must be in {left}{low:g}, {high:g}]")
     return float(value)
+
+
+def _seed(value: object) -> int | None:
+    """OpenAI's `seed`, kept exact (never through a float). Not negative: vLLM reads -1 as no
+    seed at all, which would sample afresh while the caller thinks it repeats."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad("seed", "must be an integer")
+    if not 0 <= value < 2**63:
+        raise _bad("seed", "must be in [0, 2^63)")
+    return value
 
 
 def _content(value: object, index: int, role: str) -> str:
