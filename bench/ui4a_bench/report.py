@@ -69,6 +69,9 @@ class Row:
             "failed": [o.requirement for o in v.requirements if not o.passed],
             "script": v.script.as_dict() if v.script else None,
             "valid": g.valid,
+            # Why a spec is not valid: its validation problems, or why it was not read at all.
+            "problems": [f"{p['code']} at {p['path']}: {p['message']}" for p in g.problems],
+            "error": g.error,
             "clean_render": v.clean,
             "finish_reason": g.finish_reason,
             "tokens": g.tokens,

@@ -144,3 +144,14 @@ def test_a_row_briefs_what_the_committed_json_keeps() -> None:
     assert brief["all_requirements_met"] is False and brief["failed"] == ["textbox"]
     assert brief["script"] == {"passed": True, "steps_done": 1, "detail": "x"}
     assert "spec" not in brief and "text" not in brief
+    assert (brief["problems"], brief["error"]) == ([], "")
+
+
+def test_a_brief_says_why_a_spec_is_not_valid() -> None:
+    invalid = row("trained", text=SPEC, reqs=(True, False))
+    invalid.generated.problems = [
+        {"path": "/root/c/0/on", "code": "no_target", "message": "no tabs bind 'tab'"}
+    ]
+    brief = invalid.brief()
+    assert brief["valid"] is False
+    assert brief["problems"] == ["no_target at /root/c/0/on: no tabs bind 'tab'"]
