@@ -77,6 +77,9 @@ class Component:
     bind_default: StateValue = None
     # When set, a dangling `bind` starts as the first label of this "strs" field instead.
     bind_default_from: str = ""
+    # When set, child i belongs to label i of this "strs" field (a tab's panel, an accordion's
+    # section): its children are not interchangeable, and two alike are still two.
+    children_labelled_by: str = ""
     # The deepest container level (1 = a child of the page) it may sit at. Heavy containers
     # stop a level early, which keeps the layered JSON Schema small enough to compile fast.
     max_level: int = 3

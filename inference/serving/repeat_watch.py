@@ -1,34 +1,63 @@
 """Where a stage's JSON starts to loop: an object or array item written again, verbatim, right
 after itself in the same array (a wizard's step, a table's row, a page's section). A model that
-writes one such copy nearly always goes on writing them until the token limit, and the spec is
-then cut off; so a staged decode drops the copy and closes the stage there instead.
+writes one such copy often goes on writing them until the token limit. No training spec holds
+one (tests/inference/test_datasets.py): a copy is always the model's slip, never the request.
 
 Small items (a divider, a spacer, an empty row) may repeat on purpose and are left alone. The
 watch reads the text as it streams, once, in time linear in its length (each finished item is
-compared once, with the one before it only).
+compared once, with the one before it only). Each array knows the property it is the value of
+and the component of the node that holds it, so that a stage can tell a node's children from a
+dataset's rows (staged_decode.py drops a tail's copied row, and hides a head's copied child).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # Items shorter than this may repeat: `{"t":"divider"}` twice is a choice, not a loop.
 SMALLEST_LOOP = 24
 
 
+# An array's property name, read back from the text before its bracket: `"c":[`.
+_KEY = re.compile(r'"(\w+)"\s*:\s*$')
+# The component of a node whose text begins `{"t":"card"` (the UI4A grammar writes "t" first).
+_COMPONENT = re.compile(r'\{\s*"t"\s*:\s*"(\w+)"')
+# How far back a property name is looked for: its quotes, its colon and spaces.
+_KEY_REACH = 48
+
+
+@dataclass(frozen=True)
+class Copy:
+    """An item written again, verbatim, right after itself."""
+
+    start: int  # the comma before the copy: where to cut the text
+    end: int  # the comma or bracket right after the copy
+    key: str  # the property whose value the array is ("c": a node's children; "" at the top)
+    parent: str  # the component ("t") of the node holding that property, "" if not a node
+
+
+@dataclass
+class _Object:
+    start: int  # where its brace is
+
+
 @dataclass
 class _Array:
     start: int  # where the item now being written begins
+    key: str = ""
+    parent: str = ""
     previous: tuple[int, int] | None = None  # the span of the item before it, if a structure
 
 
 @dataclass
 class RepeatWatch:
-    """Feed a stage's text as it streams; `feed` returns where to cut it (the comma before the
-    first verbatim copy in what it was fed), and None if it holds none."""
+    """Feed a stage's text as it streams; `feed` returns the verbatim copies that end in what it
+    was fed, first first (none: an empty list)."""
 
     text: str = ""
-    _stack: list[_Array | None] = field(default_factory=list)  # None: an object
+    _stack: list[_Array | _Object] = field(default_factory=list)
     _in_string: bool = False
     _escaped: bool = False
 
@@ -39,26 +68,33 @@ class RepeatWatch:
         self.text, self._stack, self._in_string, self._escaped = "", [], False, False
         self.feed(kept)
 
-    def held_from(self) -> int:
-        """Where to stop streaming: the comma before the item being written, in any array, while
-        it is the start of a copy of the item before it (it may yet be dropped); else the end."""
-        for array in self._stack:
-            if isinstance(array, _Array) and array.previous is not None:
+    def held_from(self, watched: Callable[[str, str], bool] | None = None) -> int:
+        """Where to stop streaming: the comma before the item being written, in any array (or in
+        one whose key and parent are `watched`), while it is the start of a copy of the item
+        before it (it may yet be cut away); else the end. From the innermost array out, each
+        compares its item up to where an inner one holds: a copy within a copy may be cut away
+        first, and then the outer item is a copy too."""
+        held = len(self.text)
+        for array in reversed(self._stack):
+            if not isinstance(array, _Array) or array.previous is None:
+                continue
+            if watched is None or watched(array.key, array.parent):
                 before = self.text[array.previous[0] : array.previous[1]]
-                if before.startswith(self.text[array.start :]):
-                    return array.start - 1
-        return len(self.text)
+                if before.startswith(self.text[array.start : held]):
+                    held = array.start - 1
+        return held
 
-    def feed(self, more: str) -> int | None:
+    def feed(self, more: str) -> list[Copy]:
         begin = len(self.text)
         self.text += more
-        first = None  # all of `more` is read, so the watch goes on where a copy is kept
+        copies = []  # all of `more` is read, so the watch goes on where a copy is kept
         for position in range(begin, len(self.text)):
-            cut = self._step(position)
-            first = cut if first is None else first
-        return first
+            copy = self._step(position)
+            if copy is not None:
+                copies.append(copy)
+        return copies
 
-    def _step(self, position: int) -> int | None:
+    def _step(self, position: int) -> Copy | None:
         char = self.text[position]
         if self._in_string:
             if self._escaped:
@@ -70,8 +106,10 @@ class RepeatWatch:
             return None
         if char == '"':
             self._in_string = True
-        elif char in "[{":
-            self._stack.append(_Array(position + 1) if char == "[" else None)
+        elif char == "{":
+            self._stack.append(_Object(position))
+        elif char == "[":
+            self._stack.append(self._array(position))
         elif char in "]}":
             if self._stack:
                 closed = self._stack.pop()
@@ -83,7 +121,15 @@ class RepeatWatch:
             return cut
         return None
 
-    def _item_ended(self, array: _Array, end: int) -> int | None:
+    def _array(self, bracket: int) -> _Array:
+        key = _KEY.search(self.text, max(0, bracket - _KEY_REACH), bracket)
+        holder = self._stack[-1] if self._stack else None
+        if key is None or not isinstance(holder, _Object):
+            return _Array(bracket + 1)
+        node = _COMPONENT.match(self.text, holder.start)
+        return _Array(bracket + 1, key.group(1), node.group(1) if node else "")
+
+    def _item_ended(self, array: _Array, end: int) -> Copy | None:
         """The item from `array.start` to `end` is written: the cut before it, if it copies the
         item before it; else it becomes the one the next item is compared with."""
         start = array.start
@@ -92,6 +138,6 @@ class RepeatWatch:
         if structured and array.previous is not None:
             before = self.text[array.previous[0] : array.previous[1]]
             if before == item:
-                return start - 1  # the comma that began the copy
+                return Copy(start - 1, end, array.key, array.parent)
         array.previous = (start, end) if structured else None
         return None

@@ -14,6 +14,10 @@ grammar cannot look ahead to require what it aims at. Then a middle stage draws 
 dialog and tabs as the page's last children (`drawn_grammar`, `ui4a.undrawn`), cut in before
 the page's closing brackets the same way; the tail follows it.
 
+A head may also write a section again, verbatim, right after itself (`repeat_watch`): two
+"Revenue" tiles alike. That copy is held back from the stream, cut out of the spec, and the
+model writes on; the later stages' prompts then spell the spec as shown, without it.
+
 vLLM takes a request's grammar as text, so the tail's is xgrammar's own EBNF, assembled from
 grammars xgrammar builds from the JSON schemas with the options the spec's grammar has.
 """
@@ -26,11 +30,11 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import xgrammar as xgr
 
-from inference.serving.repeat_watch import RepeatWatch
+from inference.serving.repeat_watch import Copy, RepeatWatch
 from inference.serving.stage_closing import JSON_OPTIONS, closing
 from ui4a.declarations import (
     TailSchemas,
@@ -39,6 +43,7 @@ from ui4a.declarations import (
     is_staged_schema,
     tail_schemas,
 )
+from ui4a.registry import get as get_component
 from ui4a.undrawn import Undrawn, drawn_schema, to_draw
 
 log = logging.getLogger(__name__)
@@ -47,6 +52,9 @@ TAIL_STARTED = "staged decode: the tail (%s) began %.0f ms after the head"
 TARGETS_DRAWN = "staged decode: drew what the head's actions aim at but it never draws: %s"
 STAGE_CLOSED = "staged decode: the %s, cut at the token limit, closed with %r"
 REPEAT_DROPPED = "staged decode: the %s wrote an item again, verbatim; dropped it, closed with %r"
+REPEAT_HIDDEN = "staged decode: the head wrote a %s's child again, verbatim; hid it and wrote on"
+# What a stage does with an item written again, verbatim (`Stage.copies`).
+Copies = Literal["kept", "hidden", "dropped"]
 # What closes a head whose page has children: the page's children, the page, the spec.
 PAGE_END = "]}}"
 
@@ -175,11 +183,24 @@ class Piece:
     prompt_tokens: int
 
 
+def interchangeable_children(key: str, parent: str) -> bool:
+    """Whether an array is a node's children ("c") that pair with no labels: two alike there
+    show one thing twice, where a tab's panels or an accordion's sections are each its own."""
+    component = get_component(parent)
+    return key == "c" and component is not None and not component.children_labelled_by
+
+
+def hidden(copy: Copy) -> bool:
+    """Whether a head hides `copy` (and writes on) rather than keep it."""
+    return interchangeable_children(copy.key, copy.parent)
+
+
 @dataclass
 class Spec:
     """The spec's text as the stages write it, and how much of it is streamed: the brackets
     and braces it ends with are held back, since a later stage may cut in before them, and so
-    is an item that may be a verbatim copy of the one before it (`repeat_watch`)."""
+    is an item that may be a verbatim copy of the one before it (`repeat_watch`). The head's
+    copied children are hidden from it (`hide`): the text is then no longer the model's."""
 
     text: str = ""
     sent: int = 0
@@ -190,11 +211,26 @@ class Spec:
     # generation ends with "length", however the later stages end.
     closed: bool = False
     watch: RepeatWatch = field(default_factory=RepeatWatch)
+    # Where the first copy hidden from the text began, if one was (the text before it is the
+    # model's own).
+    hidden_from: int | None = None
 
-    def add(self, text: str, tokens: int, reason: str | None) -> int | None:
-        """Add a stage's new text; where to cut it, if it wrote an item again (RepeatWatch)."""
+    def add(self, text: str, tokens: int, reason: str | None) -> list[Copy]:
+        """Add a stage's new text; the items in it written again, verbatim (RepeatWatch)."""
         self.text, self.tokens, self.reason = self.text + text, tokens, reason
         return self.watch.feed(text)
+
+    def hide(self, copies: list[Copy]) -> None:
+        """Cut each of `copies` that is a node's interchangeable child out of the text, with the
+        comma before it (never streamed: `flush` held it back), and read on: a later copy of
+        the same child is one too."""
+        while copy := next((c for c in copies if hidden(c) and c.start >= self.sent), None):
+            log.info(REPEAT_HIDDEN, copy.parent)
+            after = self.text[copy.end :]
+            self.cut(copy.start)
+            self.hidden_from = min(copy.start, self.hidden_from or copy.start)
+            self.text += after
+            copies = self.watch.feed(after)
 
     def cut(self, position: int) -> None:
         """Drop the text from `position` on, which was held back, never streamed."""
@@ -202,13 +238,15 @@ class Spec:
         self.text = self.text[:position]
         self.watch.rewind(position)
 
-    def flush(self, *, hold: bool = True, last: bool = False, copies: bool = False) -> Piece:
+    def flush(self, *, hold: bool = True, last: bool = False, copies: Copies = "kept") -> Piece:
         """What is not streamed yet (less the closers it ends with, if `hold`, and less a
-        possible copy, if `copies`), as a piece; the `last` ends the generation with the last
-        stage's finish reason."""
+        possible copy the stage would not keep: `Stage.copies`), as a piece; the `last` ends
+        the generation with the last stage's finish reason."""
         keep = len(self.text) - (len(trailing_closers(self.text)) if hold else 0)
-        if copies:
+        if copies == "dropped":
             keep = min(keep, self.watch.held_from())
+        elif copies == "hidden":
+            keep = min(keep, self.watch.held_from(interchangeable_children))
         keep = max(keep, self.sent)
         reason = self.reason if last else None
         if reason == "stop" and self.closed:
@@ -280,11 +318,14 @@ class Stage:
     # The first stage: its request's prompt is the generation's (the later stages' prompts
     # hold the earlier stages' output too).
     first: bool = False
-    # End the stage at a verbatim copy of an array's item (RepeatWatch). Only the tail's: its
-    # arrays are the data's rows, which end the stage, so closing it there loses no more than
-    # the copies. A copy in the head is left, since closing the head would lose the rest of
-    # the page (a served spec in three holds one, most of them whole specs after it).
-    drops_copies: bool = False
+    # What the stage does with an item written again, verbatim (RepeatWatch):
+    # - "dropped" (the tail): the stage ends before it. The tail's arrays are the data's rows,
+    #   which end the stage, so closing it there loses no more than the copies.
+    # - "hidden" (the head): a node's interchangeable child is cut out of the spec, and the
+    #   model writes on. Closing the head there would lose the rest of the page: a served spec
+    #   in three held such a copy, most of them whole specs after it.
+    # - "kept" (the middle stage, whose tabs' panels pair with labels).
+    copies: Copies = "kept"
 
 
 async def _streamed(stage: Stage, spec: Spec, ids: Ids, tokenizer: Any) -> AsyncIterator[Piece]:
@@ -303,24 +344,39 @@ async def _streamed(stage: Stage, spec: Spec, ids: Ids, tokenizer: Any) -> Async
         if stage.first:
             spec.prompt_tokens = more.prompt_tokens
         written += more.text
-        loop_at = spec.add(more.text[skip:], more.tokens, more.finish_reason)
+        copies = spec.add(more.text[skip:], more.tokens, more.finish_reason)
         skip = max(0, skip - len(more.text))
-        copy = loop_at if stage.drops_copies else None
-        if copy is not None and await _dropped(stage, spec, written, copy, ids, tokenizer):
+        if stage.copies == "hidden":
+            spec.hide(copies)
+        loop_at = copies[0].start if copies and stage.copies == "dropped" else None
+        if loop_at is not None and await _dropped(stage, spec, written, loop_at, ids, tokenizer):
             return
         if more.finish_reason is None:
-            yield spec.flush(copies=stage.drops_copies)
+            yield spec.flush(copies=stage.copies)
     ids.replace_after(kept, stage.run.output_ids)
-    if spec.reason != "length":
-        return
+    length = spec.reason == "length"
+    ending = await _closed(stage, spec, written, skip, ids, tokenizer) if length else ""
+    if stage.copies == "hidden" and spec.hidden_from is not None:
+        ids.respell_hidden(tokenizer, written + ending, spec.text, spec.hidden_from)
+
+
+async def _closed(
+    stage: Stage, spec: Spec, written: str, skip: int, ids: Ids, tokenizer: Any
+) -> str:
+    """Close a stage cut at the token limit with its grammar's shortest ending, if it has
+    one, and mark the spec `closed`; the ending ("" if none). `skip`: how much of the stage's
+    re-spelled text it has yet to write (the spec holds it already)."""
     ending = await asyncio.to_thread(closing, written, **stage.grammar)
     if ending is None:
-        return
+        return ""
     log.info(STAGE_CLOSED, stage.name, ending)
-    spec.add(ending[skip:], spec.tokens, "stop")
+    copies = spec.add(ending[skip:], spec.tokens, "stop")
+    if stage.copies == "hidden":  # the last item, a copy, ended only with the ending
+        spec.hide(copies)
     spec.closed = True
     kept = len(_without_stop_ids(ids.ids, tokenizer))
     ids.replace_after(kept, tokenizer.encode(ending, add_special_tokens=False), by_model=False)
+    return ending
 
 
 async def _dropped(
@@ -369,7 +425,10 @@ async def staged(
     # generated tokens: the usage counts only the model's).
     ids = Ids([])
     async for piece in _streamed(
-        Stage("head", head, {"json_schema": head_grammar}, first=True), spec, ids, tokenizer
+        Stage("head", head, {"json_schema": head_grammar}, first=True, copies="hidden"),
+        spec,
+        ids,
+        tokenizer,
     ):
         yield piece
     decoded = _spec(spec.text) if spec.reason == "stop" else None
@@ -388,7 +447,7 @@ async def staged(
             generate(
                 {"prompt_token_ids": head.prompt_ids + page.kept_ids},
                 params(
-                    max_tokens=max(1, max_tokens - len(page.kept_ids)),
+                    max_tokens=max(1, max_tokens - len(page.kept_ids) - ids.hidden),
                     grammar=grammar,
                     spec_from=len(head.prompt_ids),
                 ),
@@ -413,7 +472,7 @@ async def staged(
     tail = tail_schemas(schema, decoded)
     grammar = tail_grammar(cut.respelled, tail)
     tail_prompt = {"prompt_token_ids": head.prompt_ids + cut.kept_ids}
-    left = max(1, max_tokens - len(cut.kept_ids))
+    left = max(1, max_tokens - len(cut.kept_ids) - ids.hidden)
     run = Run(
         generate(
             tail_prompt,
@@ -430,7 +489,7 @@ async def staged(
         log.info(TAIL_STARTED, ", ".join(tail.datasets) or "no datasets", waited)
 
     closing_grammar = {"ebnf": grammar, "numbers": first_steps(decoded)}
-    stage = Stage("tail", run, closing_grammar, len(cut.respelled), tail_began, drops_copies=True)
+    stage = Stage("tail", run, closing_grammar, len(cut.respelled), tail_began, copies="dropped")
     async for piece in _streamed(stage, spec, ids, tokenizer):
         yield piece
     yield spec.flush(hold=False, last=True)
@@ -442,13 +501,29 @@ class Ids:
 
     ids: list[int]
     by_model: list[bool] = field(default_factory=list)
+    # About how many tokens the model wrote that the ids no longer hold: the head's hidden
+    # copies (`respell_hidden`). They count as written, and against the token limit.
+    hidden: int = 0
 
     def __post_init__(self) -> None:
         self.by_model = self.by_model or [True] * len(self.ids)
 
     def written(self, first: int) -> int:
-        """How many of the first `first` ids the model wrote."""
-        return sum(self.by_model[:first])
+        """How many of the first `first` ids the model wrote, with the hidden ones: asked only
+        at a cut after the head (the page's end, the spec's closing brace), after any copy."""
+        return sum(self.by_model[:first]) + self.hidden
+
+    def respell_hidden(self, tokenizer: Any, written: str, text: str, hidden_from: int) -> None:
+        """Make the head's ids (spelling `written`, the model's text) spell `text`, the head with
+        copies hidden from `hidden_from` on: the model's ids before the token that position is
+        in, then the rest of `text` encoded. The next stage's prompt is then the spec so far."""
+        model = _without_stop_ids(self.ids, tokenizer)
+        cut = cut_at(model, tokenizer, written, hidden_from)
+        kept = cut.kept_ids if cut is not None else []
+        rest = text[len(tokenizer.decode(kept)) :]
+        respelled = [*kept, *tokenizer.encode(rest, add_special_tokens=False)]
+        self.hidden += sum(self.by_model[: len(model)]) - len(respelled)
+        self.replace_after(0, respelled)
 
     def replace_after(self, kept: int, written: list[int], *, by_model: bool = True) -> None:
         self.ids = [*self.ids[:kept], *written]

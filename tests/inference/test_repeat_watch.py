@@ -9,14 +9,15 @@ from itertools import cycle
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inference.serving.repeat_watch import SMALLEST_LOOP, RepeatWatch
+from inference.serving.repeat_watch import SMALLEST_LOOP, Copy, RepeatWatch
 
 STEP = '{"t":"stack","if":"step=1","c":[{"t":"text","text":"Your name, please"}]}'
 PAGE = '{"title":"Join","root":{"t":"page","c":[{"t":"heading","text":"Join"},'
 
 
 def first_cut(text: str) -> int | None:
-    return RepeatWatch().feed(text)
+    copies = RepeatWatch().feed(text)
+    return copies[0].start if copies else None
 
 
 def test_an_item_written_again_is_cut_at_the_comma_before_the_copy() -> None:
@@ -75,7 +76,7 @@ def test_rewinding_is_feeding_the_text_before_that_point() -> None:
     fresh = RepeatWatch()
     fresh.feed(text)
     assert watch.text == fresh.text and watch.held_from() == fresh.held_from()
-    assert watch.feed(STEP[30:] + ",") == len(PAGE) + len(STEP)
+    assert [c.start for c in watch.feed(STEP[30:] + ",")] == [len(PAGE) + len(STEP)]
 
 
 @given(st.lists(st.integers(min_value=1, max_value=40), min_size=1, max_size=40))
@@ -87,7 +88,8 @@ def test_the_cut_does_not_depend_on_how_the_text_streams(sizes: list[int]) -> No
     for size in cycle(sizes):
         if cut is not None or at >= len(streamed):
             break
-        cut = watch.feed(streamed[at : at + size])
+        copies = watch.feed(streamed[at : at + size])
+        cut = copies[0].start if copies else None
         at += size
     assert cut == whole == len(text) - len(STEP) - 1
 
@@ -98,6 +100,51 @@ def test_a_copy_left_in_place_is_read_past() -> None:
     row = '{"name":"Ada Lovelace","city":"London"}'
     head = PAGE + STEP + "," + STEP + ',{"t":"text","text":"[not a bracket"}]}'
     watch = RepeatWatch()
-    assert watch.feed(head + ',"data":{"people":[' + row) == len(PAGE) + len(STEP)
+    assert [c.start for c in watch.feed(head + ',"data":{"people":[' + row)] == [
+        len(PAGE) + len(STEP)
+    ]
     tail = "," + row + ","
-    assert watch.feed(tail) == len(watch.text) - len(tail)
+    assert [c.start for c in watch.feed(tail)] == [len(watch.text) - len(tail)]
+
+
+def test_a_copy_says_where_it_ends_and_whose_list_it_is_in() -> None:
+    """A node's children ("c" of a page), or a dataset's rows (a property of "data", no node)."""
+    text = PAGE + STEP + "," + STEP + "]"
+    row = '{"name":"Ada Lovelace","city":"London"}'
+    rows = ',"data":{"people":[' + row + "," + row + ","
+    copies = RepeatWatch().feed(text + "}" + rows)
+    assert copies[0] == Copy(len(PAGE) + len(STEP), len(text) - 1, "c", "page")
+    assert text[copies[0].start : copies[0].end] == "," + STEP
+    assert (copies[1].key, copies[1].parent) == ("people", "")
+    spaced = '{ "t" : "tabs", "tabs":["A","B"], "c" : [' + STEP + "," + STEP + ","
+    assert [(c.key, c.parent) for c in RepeatWatch().feed(spaced)] == [("c", "tabs")]
+    nested = "[[" + STEP + "," + STEP + ","
+    assert [(c.key, c.parent) for c in RepeatWatch().feed(nested)] == [("", "")]
+
+
+def test_a_possible_copy_is_held_back_only_where_it_is_watched() -> None:
+    row = '{"name":"Ada Lovelace","city":"London"}'
+    text = PAGE + STEP + ',{"t":"stack","if":"step=1"'
+    children = RepeatWatch()
+    children.feed(text)
+    assert children.held_from(lambda key, parent: key == "c") == len(PAGE) + len(STEP)
+    assert children.held_from(lambda key, parent: parent == "tabs") == len(text)
+    people = RepeatWatch()
+    people.feed('{"data":{"people":[' + row + ',{"name":"Ada')
+    assert people.held_from(lambda key, parent: key == "c") == len(people.text)
+    assert people.held_from() < len(people.text)
+
+
+def test_an_item_is_held_while_it_copies_the_one_before_but_for_an_inner_possible_copy() -> None:
+    """The second card has written its line twice: were the inner copy cut away, the card would
+    be the first one again, so both are held from the outer comma."""
+    line = '{"t":"text","text":"5 euros a month"}'
+    card = '{"t":"card","title":"Basic","c":[' + line + "]}"
+    text = PAGE + card + ',{"t":"card","title":"Basic","c":[' + line + "," + line[:9]
+    watch = RepeatWatch()
+    watch.feed(text)
+    assert watch.held_from() == len(PAGE) + len(card)
+    other = PAGE + card + ',{"t":"card","title":"Plus","c":[' + line + "," + line[:9]
+    watch = RepeatWatch()
+    watch.feed(other)
+    assert watch.held_from() == len(other) - len(line[:9]) - 1  # the inner comma only

@@ -445,25 +445,92 @@ def test_a_middle_stage_draws_the_tabs_the_head_switches_to_with_their_labels(
     assert not accepts(compiler, grammar, tabs_text.replace('"bind":"view"', '"bind":"tab"'))
 
 
-# A section written twice, verbatim, then more of the page.
+# A section written twice, verbatim, then more of the page (the README's sales dashboard once
+# showed two "Revenue $1.11M" tiles).
 CARD = '{"t":"card","title":"Basic","c":[{"t":"text","text":"5 euros a month"}]}'
-TWICE = (
-    '{"title":"Plans","root":{"t":"page","c":[' + CARD + "," + CARD + ","
-    '{"t":"text","text":"Prices include tax"}]}}'
-)
+NOTE = '{"t":"text","text":"Prices include tax"}'
+TWICE = '{"title":"Plans","root":{"t":"page","c":[' + CARD + "," + CARD + "," + NOTE + "]}}"
+ONCE = TWICE.replace(CARD + "," + CARD, CARD)
 
 
-def test_a_heads_copies_are_kept_since_closing_it_there_would_lose_the_rest(
-    tokenizer: Any,
-) -> None:
-    cut = head_end(tokenizer.encode(TWICE), tokenizer)
+def streamed_texts(pieces: list[Piece]) -> list[str]:
+    """The spec as a viewer saw it after each piece."""
+    texts, text = [], ""
+    for piece in pieces:
+        text += piece.text
+        texts.append(text)
+    return texts
+
+
+def test_a_heads_copied_child_is_hidden_and_the_page_goes_on(tokenizer: Any) -> None:
+    """The copy is never streamed and not in the spec; the rest of the page is. The tail's
+    prompt spells the spec so far, and the copy's tokens count as written."""
+    cut = head_end(tokenizer.encode(ONCE), tokenizer)
     assert cut is not None
     generate = ScriptedGenerate(
         tokenizer, {"r1": (TWICE, "stop"), tail_request_id("r1"): (cut.respelled + "}", "stop")}
     )
     pieces = run(generate)
-    assert "".join(p.text for p in pieces) == TWICE
+    text = "".join(p.text for p in pieces)
+    assert text == ONCE
+    assert all(ONCE.startswith(seen) for seen in streamed_texts(pieces))
     assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
+    (_, _, _), (tail_prompt, tail_params, _) = generate.calls
+    assert tokenizer.decode(tail_prompt["prompt_token_ids"][3:]) + cut.respelled == ONCE[:-1]
+    head_ids = tokenizer.encode(TWICE)
+    assert pieces[-1].tokens == len(head_ids) - 1 + len(tokenizer.encode(cut.respelled + "}")) + 1
+    assert tail_params["max_tokens"] == 700 - (len(head_ids) - 1)
+
+
+def test_a_head_that_loops_on_a_child_ends_with_one_and_its_limit(tokenizer: Any) -> None:
+    """A wizard written again and again until the token limit: the view shows it once, the head
+    is closed there, and the generation says it ran out ("length")."""
+    looping = '{"title":"Plans","root":{"t":"page","c":[' + ",".join([CARD] * 6)
+    ending = closing(looping, json_schema=head_schema(SCHEMA))
+    assert ending == "]}}"
+    once = '{"title":"Plans","root":{"t":"page","c":[' + CARD + ending
+    cut = head_end(tokenizer.encode(once), tokenizer)
+    assert cut is not None
+    generate = ScriptedGenerate(
+        tokenizer,
+        {"r1": (looping, "length"), tail_request_id("r1"): (cut.respelled + "}", "stop")},
+    )
+    pieces = run(generate)
+    assert "".join(p.text for p in pieces) == once
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["length"]
+    assert validate(json.loads(once)) == []
+
+
+def test_copies_within_a_copy_are_hidden_too(tokenizer: Any) -> None:
+    """A card whose child is copied, then the card again as the model wrote it: both copies go,
+    since the second card is the first once its own copy is hidden."""
+    line = '{"t":"text","text":"5 euros a month"}'
+    card = '{"t":"card","title":"Basic","c":[' + line + "," + line + "]}"
+    head = '{"title":"Plans","root":{"t":"page","c":[' + card + "," + card + "," + NOTE + "]}}"
+    shown = '{"title":"Plans","root":{"t":"page","c":[{"t":"card","title":"Basic","c":['
+    shown += line + "]}," + NOTE + "]}}"
+    cut = head_end(tokenizer.encode(shown), tokenizer)
+    assert cut is not None
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (head, "stop"), tail_request_id("r1"): (cut.respelled + "}", "stop")}
+    )
+    assert "".join(p.text for p in run(generate)) == shown
+
+
+def test_panels_alike_are_still_each_its_tabs(tokenizer: Any) -> None:
+    """Child i of tabs is tab i's panel: two alike are kept, or the tabs would lose one."""
+    panel = '{"t":"text","text":"Nothing here yet, come back soon"}'
+    tabs = '{"t":"tabs","bind":"tab","tabs":["Inbox","Sent"],"c":[' + panel + "," + panel + "]}"
+    head = '{"title":"Mail","root":{"t":"page","c":[' + tabs + "]}}"
+    cut = head_end(tokenizer.encode(head), tokenizer)
+    assert cut is not None
+    tail = cut.respelled + ',"state":{"tab":"Inbox"}}'
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (head, "stop"), tail_request_id("r1"): (tail, "stop")}
+    )
+    text = "".join(p.text for p in run(generate))
+    assert text == head[:-1] + ',"state":{"tab":"Inbox"}}'
+    assert validate(json.loads(text)) == []
 
 
 def test_a_tail_that_writes_a_row_again_keeps_one(tokenizer: Any) -> None:

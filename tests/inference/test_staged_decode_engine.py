@@ -188,3 +188,40 @@ def test_tabs_the_head_switches_to_but_never_draws_are_drawn_by_the_middle_stage
     assert (tabs["t"], tabs["bind"], tabs["tabs"]) == ("tabs", "view", ["Score", "Question"])
     assert len(tabs["c"]) == 2
     assert validate(spec) == [], spec
+
+
+# A head with a section written twice, as the served adapter wrote the README's sales dashboard
+# ("Revenue $1.11M" twice). The head's grammar admits only this head, so the copy is certain;
+# the tail after it is the real engine's, on a prompt respelled without the copy.
+REVENUE = {"t": "card", "c": [{"t": "stat", "label": "Revenue", "value": "$1.11M"}]}
+COPIED_CARD: dict[str, Any] = {
+    "title": "Sales dashboard",
+    "root": {
+        "t": "page",
+        "c": [REVENUE, REVENUE, {"t": "input", "label": "Customer", "bind": "customer"}],
+    },
+}
+
+
+def test_a_section_the_head_writes_twice_is_shown_once(
+    engine: VllmEngine, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(staged_decode, "head_schema", lambda _: {"const": COPIED_CARD})
+    engine.settings = replace(engine.settings, staged_data=True)
+    request = request_for(
+        request_id=str(uuid.uuid4()), expert="ui", prompt="a sales dashboard", max_tokens=700
+    )
+    with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
+        deltas = list(engine.stream(request))
+    assert any("hid it and wrote on" in r.getMessage() for r in caplog.records), caplog.text
+    assert deltas[-1].finish_reason == "stop"
+    text = "".join(d.text for d in deltas)
+    assert text.count('"Revenue"') == 1  # never streamed, not only left out at the end
+    spec = json.loads(text)
+    assert spec["root"]["c"] == [REVENUE, COPIED_CARD["root"]["c"][2]]
+    assert "customer" in spec["state"]
+    assert validate(spec) == [], spec
+    # The copy's tokens were written: the usage counts them, as the head wrote them (all but
+    # its last token, which the tail spells again).
+    head = json.dumps(COPIED_CARD, separators=(",", ":"))
+    assert deltas[-1].tokens >= len(engine._tokenizer.encode(head, add_special_tokens=False)) - 1

@@ -88,3 +88,16 @@ def _nodes(node: dict[str, object]) -> list[dict[str, object]]:
     kids = node.get("c")
     below = [n for kid in kids for n in _nodes(kid)] if isinstance(kids, list) else []
     return [node, *below]
+
+
+@pytest.mark.parametrize("name", sorted(components()))
+def test_children_that_pair_with_labels_say_which_labels(name: str) -> None:
+    """A container whose child i belongs to its label i names that list of labels: a stage
+    that hides a copied child (inference/serving/staged_decode.py) leaves its children alone."""
+    component = components()[name]
+    labels = component.children_labelled_by
+    assert ("child i" in component.doc) == bool(labels)
+    if labels:
+        assert component.children
+        field = component.field(labels)
+        assert field is not None and field.kind == "strs"

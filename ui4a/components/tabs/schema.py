@@ -10,6 +10,7 @@ COMPONENT = Component(
         Field("tabs", "strs", required=True, max_items=6),
     ),
     children=True,
+    children_labelled_by="tabs",
     max_level=2,
     bind_default_from="tabs",
     has_view=True,
