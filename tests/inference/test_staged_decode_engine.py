@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from inference.protocol import Delta
 from inference.serving import staged_decode
 from inference.serving.engine import VllmEngine
 from inference.serving.prompts import request_for
@@ -170,16 +171,26 @@ SWITCHES_TO_TABS: dict[str, Any] = {
 }
 
 
+def forced_head(
+    engine: VllmEngine,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    head: dict[str, Any],
+    prompt: str,
+) -> list[Delta]:
+    """A staged generation whose head's grammar admits only `head`: the stages after it are
+    the real engine's."""
+    monkeypatch.setattr(staged_decode, "head_schema", lambda _: {"const": head})
+    engine.settings = replace(engine.settings, staged_data=True)
+    request = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700)
+    with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
+        return list(engine.stream(request))
+
+
 def test_tabs_the_head_switches_to_but_never_draws_are_drawn_by_the_middle_stage(
     engine: VllmEngine, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(staged_decode, "head_schema", lambda _: {"const": SWITCHES_TO_TABS})
-    engine.settings = replace(engine.settings, staged_data=True)
-    request = request_for(
-        request_id=str(uuid.uuid4()), expert="ui", prompt="quick math quiz", max_tokens=700
-    )
-    with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
-        deltas = list(engine.stream(request))
+    deltas = forced_head(engine, monkeypatch, caplog, SWITCHES_TO_TABS, "quick math quiz")
     assert any("never draws: tabs view" in r.getMessage() for r in caplog.records), caplog.text
     assert deltas[-1].finish_reason == "stop"
     spec = json.loads("".join(d.text for d in deltas))
@@ -206,13 +217,7 @@ COPIED_CARD: dict[str, Any] = {
 def test_a_section_the_head_writes_twice_is_shown_once(
     engine: VllmEngine, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(staged_decode, "head_schema", lambda _: {"const": COPIED_CARD})
-    engine.settings = replace(engine.settings, staged_data=True)
-    request = request_for(
-        request_id=str(uuid.uuid4()), expert="ui", prompt="a sales dashboard", max_tokens=700
-    )
-    with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
-        deltas = list(engine.stream(request))
+    deltas = forced_head(engine, monkeypatch, caplog, COPIED_CARD, "a sales dashboard")
     assert any("hid it and wrote on" in r.getMessage() for r in caplog.records), caplog.text
     assert deltas[-1].finish_reason == "stop"
     text = "".join(d.text for d in deltas)
