@@ -427,6 +427,7 @@ class VllmEngine:
                     request.request_id,
                     self._tokenizer,
                     request.max_tokens,
+                    [m.content for m in request.messages if m.role == "assistant"],
                 )
             else:
                 params = self._sampling_params(request)

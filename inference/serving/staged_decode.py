@@ -28,7 +28,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -195,6 +195,16 @@ def hidden(copy: Copy) -> bool:
     return interchangeable_children(copy.key, copy.parent)
 
 
+def copies_in(versions: Sequence[str]) -> frozenset[str]:
+    """The children each of `versions` (specs as text) holds twice in a row, verbatim, which a
+    head would hide: in a version the designer refines, those are theirs (a card duplicated by
+    hand, say), and the model's rewrite keeps them."""
+    kept: set[str] = set()
+    for version in versions:
+        kept.update(version[c.start + 1 : c.end] for c in RepeatWatch().feed(version) if hidden(c))
+    return frozenset(kept)
+
+
 @dataclass
 class Spec:
     """The spec's text as the stages write it, and how much of it is streamed: the brackets
@@ -214,6 +224,8 @@ class Spec:
     # Where the first copy hidden from the text began, if one was (the text before it is the
     # model's own).
     hidden_from: int | None = None
+    # Children written twice that are not hidden: an earlier version held them so (copies_in).
+    kept: frozenset[str] = frozenset()
 
     def add(self, text: str, tokens: int, reason: str | None) -> list[Copy]:
         """Add a stage's new text; the items in it written again, verbatim (RepeatWatch)."""
@@ -224,13 +236,17 @@ class Spec:
         """Cut each of `copies` that is a node's interchangeable child out of the text, with the
         comma before it (never streamed: `flush` held it back), and read on: a later copy of
         the same child is one too."""
-        while copy := next((c for c in copies if hidden(c) and c.start >= self.sent), None):
+        while copy := next((c for c in copies if self._hides(c)), None):
             log.info(REPEAT_HIDDEN, copy.parent)
             after = self.text[copy.end :]
             self.cut(copy.start)
             self.hidden_from = min(copy.start, self.hidden_from or copy.start)
             self.text += after
             copies = self.watch.feed(after)
+
+    def _hides(self, copy: Copy) -> bool:
+        unsent = copy.start >= self.sent
+        return hidden(copy) and unsent and self.text[copy.start + 1 : copy.end] not in self.kept
 
     def cut(self, position: int) -> None:
         """Drop the text from `position` on, which was held back, never streamed."""
@@ -409,9 +425,12 @@ async def staged(
     request_id: str,
     tokenizer: Any,
     max_tokens: int,
+    earlier: Sequence[str] = (),
 ) -> AsyncIterator[Piece]:
     """A spec decoded as a head, the dialogs and tabs it aims at but never draws, then a tail
-    (the module's docstring), streamed as one text. A stage cut at the token limit is closed by
+    (the module's docstring), streamed as one text. A copied child the head writes is hidden
+    unless one of the `earlier` versions of the spec (a refinement's) held it twice too: the
+    designer's own, kept as they made it. A stage cut at the token limit is closed by
     its grammar's shortest ending (`stage_closing`), and the stages after it run on what tokens
     are left (at least one each, and are closed in turn); the generation's finish reason stays
     "length". A tail that writes a data row again, verbatim (`repeat_watch`), ends before the
@@ -420,7 +439,7 @@ async def staged(
     is."""
     head_grammar = head_schema(schema)
     head = Run(generate(prompt, params(max_tokens=max_tokens, json=head_grammar), request_id))
-    spec = Spec()
+    spec = Spec(kept=copies_in(earlier))
     # The ids the stages spell, and which the model wrote (not a closing's, which are no
     # generated tokens: the usage counts only the model's).
     ids = Ids([])

@@ -193,9 +193,13 @@ def params(**stage: Any) -> dict[str, Any]:
     return stage
 
 
-def run(generate: ScriptedGenerate, max_tokens: int = 700) -> list[Piece]:
+def run(
+    generate: ScriptedGenerate, max_tokens: int = 700, earlier: tuple[str, ...] = ()
+) -> list[Piece]:
     async def collect() -> list[Piece]:
-        stream = staged(generate, "prompt", params, SCHEMA, "r1", generate.tokenizer, max_tokens)
+        stream = staged(
+            generate, "prompt", params, SCHEMA, "r1", generate.tokenizer, max_tokens, earlier
+        )
         return [piece async for piece in stream]
 
     return asyncio.run(collect())
@@ -480,6 +484,21 @@ def test_a_heads_copied_child_is_hidden_and_the_page_goes_on(tokenizer: Any) -> 
     head_ids = tokenizer.encode(TWICE)
     assert pieces[-1].tokens == len(head_ids) - 1 + len(tokenizer.encode(cut.respelled + "}")) + 1
     assert tail_params["max_tokens"] == 700 - (len(head_ids) - 1)
+
+
+def test_a_refinement_keeps_the_copies_the_version_it_refines_held(tokenizer: Any) -> None:
+    """A card the designer duplicated by hand is theirs: the model's rewrite keeps both."""
+    cut = head_end(tokenizer.encode(TWICE), tokenizer)
+    assert cut is not None
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (TWICE, "stop"), tail_request_id("r1"): (cut.respelled + "}", "stop")}
+    )
+    assert "".join(p.text for p in run(generate, earlier=(TWICE,))) == TWICE
+    other = TWICE.replace("5 euros", "9 euros")  # the version held another card twice
+    generate = ScriptedGenerate(
+        tokenizer, {"r1": (TWICE, "stop"), tail_request_id("r1"): (cut.respelled + "}", "stop")}
+    )
+    assert "".join(p.text for p in run(generate, earlier=(other,))) == ONCE
 
 
 def test_a_head_that_loops_on_a_child_ends_with_one_and_its_limit(tokenizer: Any) -> None:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from inference.protocol import Delta
+from inference.protocol import Delta, GenerationRequest
 from inference.serving import staged_decode
 from inference.serving.engine import VllmEngine
-from inference.serving.prompts import request_for
+from inference.serving.prompts import refine_request_for, request_for
 from inference.settings import EngineSettings
 from ui4a.declarations import named_datasets
 from ui4a.repair import repair
@@ -177,12 +177,16 @@ def forced_head(
     caplog: pytest.LogCaptureFixture,
     head: dict[str, Any],
     prompt: str,
+    request: GenerationRequest | None = None,
 ) -> list[Delta]:
-    """A staged generation whose head's grammar admits only `head`: the stages after it are
-    the real engine's."""
+    """A staged generation of `prompt` (or `request`) whose head's grammar admits only `head`:
+    the stages after it are the real engine's."""
     monkeypatch.setattr(staged_decode, "head_schema", lambda _: {"const": head})
     engine.settings = replace(engine.settings, staged_data=True)
-    request = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700)
+    if request is None:
+        request = request_for(
+            request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700
+        )
     with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
         return list(engine.stream(request))
 
@@ -230,3 +234,23 @@ def test_a_section_the_head_writes_twice_is_shown_once(
     # its last token, which the tail spells again).
     head = json.dumps(COPIED_CARD, separators=(",", ":"))
     assert deltas[-1].tokens >= len(engine._tokenizer.encode(head, add_special_tokens=False)) - 1
+
+
+def test_a_refinement_keeps_a_section_the_version_it_refines_holds_twice(
+    engine: VllmEngine, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The designer duplicated the card by hand; refining another part keeps both."""
+    version = {**COPIED_CARD, "state": {"customer": ""}}
+    request = refine_request_for(
+        request_id=str(uuid.uuid4()),
+        expert="ui",
+        first_prompt="a sales dashboard",
+        spec=version,
+        instruction="rename Customer to Client",
+        max_tokens=700,
+        max_spec_chars=20_000,
+    )
+    deltas = forced_head(engine, monkeypatch, caplog, COPIED_CARD, "", request)
+    assert not any("hid it" in r.getMessage() for r in caplog.records), caplog.text
+    spec = json.loads("".join(d.text for d in deltas))
+    assert spec["root"]["c"] == COPIED_CARD["root"]["c"]
