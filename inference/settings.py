@@ -96,6 +96,10 @@ class EngineSettings:
     # Once the spec writes part of a phrase of the message, its next token gets this much more
     # (inference/serving/copy_follow.py). `MACARON_COPY_FOLLOW`; 0: off.
     copy_follow: float = 0.0
+    # A head's child that starts to copy the one before it has its copied display text pushed
+    # down by this much (a logit) until the model writes another (inference/serving/
+    # copy_steer.py). `MACARON_COPY_STEER`; 0: off.
+    copy_steer: float = 0.0
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -138,6 +142,7 @@ class EngineSettings:
             copy_bias=float(env("MACARON_COPY_BIAS", "2")),
             copy_bias_repeats=int(env("MACARON_COPY_BIAS_REPEATS", "2")),
             copy_follow=float(env("MACARON_COPY_FOLLOW", "0")),
+            copy_steer=float(env("MACARON_COPY_STEER", "0")),
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inference.serving.copy_follow import Follow, phrases
+from inference.serving.copy_steer import steer_batch, token_strings
 
 EXTRA_ARG = "macaron_copy_bias"
 # At most this many words of a message are read, and this many tokens favoured: the cost of a
@@ -243,30 +244,45 @@ def _written(state: Any, wanted: dict[str, Any], kept: dict[str, Written], req_i
     return written
 
 
+def batch_rows(
+    runner: Any, spec_decode_metadata: Any
+) -> Iterator[tuple[str, Any, int, int, list[int]]]:
+    """Each request of the runner's batch, in batch order: its id, its state, its first row of
+    the step's logits, its rows' count (its drafts' and the one after them) and its drafts."""
+    meta = spec_decode_metadata
+    drafts = meta.num_draft_tokens if meta is not None else None
+    draft_ids: list[int] = meta.draft_token_ids.tolist() if meta is not None else []
+    first = drafted = 0
+    for index, req_id in enumerate(runner.input_batch.req_ids):
+        count = 1 + (drafts[index] if drafts is not None else 0)
+        mine = draft_ids[drafted : drafted + count - 1]
+        yield req_id, runner.requests.get(req_id), first, count, mine
+        first += count
+        drafted += count - 1
+
+
+def kept_in_batch(runner: Any, name: str) -> dict[str, Any]:
+    """A per-request store on the runner, less the requests no longer in its batch (a request
+    back after leaving it starts afresh)."""
+    in_batch = set(runner.input_batch.req_ids)
+    kept = {k: v for k, v in getattr(runner, name, {}).items() if k in in_batch}
+    setattr(runner, name, kept)
+    return kept
+
+
 def sampled_rows(runner: Any, spec_decode_metadata: Any) -> Iterable[RequestRows]:
     """The rows of each request in the runner's batch, in batch order. Each biased request's
     counts are kept on the runner while it is in the batch (a request back after leaving it
     is counted again)."""
-    meta = spec_decode_metadata
-    drafts = meta.num_draft_tokens if meta is not None else None
-    draft_ids: list[int] = meta.draft_token_ids.tolist() if meta is not None else []
-    kept: dict[str, Written] = getattr(runner, "macaron_copy_bias_written", {})
-    in_batch = set(runner.input_batch.req_ids)
-    runner.macaron_copy_bias_written = kept = {k: v for k, v in kept.items() if k in in_batch}
-    first = drafted = 0
-    for index, req_id in enumerate(runner.input_batch.req_ids):
-        count = 1 + (drafts[index] if drafts is not None else 0)
-        state = runner.requests.get(req_id)
+    kept: dict[str, Written] = kept_in_batch(runner, "macaron_copy_bias_written")
+    for req_id, state, first, count, mine in batch_rows(runner, spec_decode_metadata):
         wanted = _wanted(state)
         if wanted is None:
             yield RequestRows(first, count)
         else:
             written = _written(state, wanted, kept, req_id)
-            mine = draft_ids[drafted : drafted + count - 1]
             follow_bias = float(wanted.get("follow") or 0.0)
             yield RequestRows(first, count, float(wanted["bias"]), written, mine, follow_bias)
-        first += count
-        drafted += count - 1
 
 
 def _biased(sample: Callable[..., Any]) -> Callable[..., Any]:
@@ -274,6 +290,12 @@ def _biased(sample: Callable[..., Any]) -> Callable[..., Any]:
     def biased(self: Any, logits: Any, spec_decode_metadata: Any) -> Any:
         if logits is not None:
             add_biases(logits, sampled_rows(self, spec_decode_metadata))
+            steer_batch(
+                logits,
+                batch_rows(self, spec_decode_metadata),
+                kept_in_batch(self, "macaron_copy_steer_states"),
+                lambda: token_strings(self.model_config.tokenizer),
+            )
         return sample(self, logits, spec_decode_metadata)
 
     return biased

@@ -22,7 +22,7 @@ from typing import Any
 from inference import startup_phases
 from inference.loras import AdapterInvalid, AdapterRef, adaptable_modules, local_ref
 from inference.protocol import Delta, GenerationRequest
-from inference.serving import copy_bias, cpu_compile
+from inference.serving import copy_bias, copy_steer, cpu_compile
 from inference.serving.busy_threads import BUSY_THREADS
 from inference.serving.corpus_drafts import DRAFT_LIMITS
 from inference.serving.cpu_lora import WRAPPER
@@ -364,7 +364,8 @@ class VllmEngine:
         )
 
     def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
-        """The latest user message's words favoured, for a UI4A spec (copy_bias.py)."""
+        """The latest user message's words favoured, for a UI4A spec (copy_bias.py), and a head
+        steered off copying a child (copy_steer.py)."""
         users = [m.content for m in request.messages if m.role == "user"]
         schema = request.json_schema
         if not users or schema is None or not is_staged_schema(schema):
@@ -373,7 +374,9 @@ class VllmEngine:
         def encode(text: str) -> list[int]:
             return list(self._tokenizer.encode(text, add_special_tokens=False))
 
-        return copy_bias.extra_args(
+        # Only the head writes a node's children (the later stages continue its prompt).
+        steer = copy_steer.request_args(self.settings.copy_steer) if spec_from is None else {}
+        return steer | copy_bias.extra_args(
             encode,
             users[-1],
             self.settings.copy_bias,

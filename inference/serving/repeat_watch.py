@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+from ui4a.registry import get as get_component
 
 # Items shorter than this may repeat: `{"t":"divider"}` twice is a choice, not a loop.
 SMALLEST_LOOP = 24
+# How many of an array's earlier items a copy in progress is looked for among.
+EARLIER = 8
 
 
 # An array's property name, read back from the text before its bracket: `"c":[`.
@@ -26,6 +30,13 @@ _KEY = re.compile(r'"(\w+)"\s*:\s*$')
 _COMPONENT = re.compile(r'\{\s*"t"\s*:\s*"(\w+)"')
 # How far back a property name is looked for: its quotes, its colon and spaces.
 _KEY_REACH = 48
+
+
+def interchangeable_children(key: str, parent: str) -> bool:
+    """Whether an array is a node's children ("c") that pair with no labels: two alike there
+    show one thing twice, where a tab's panels or an accordion's sections are each its own."""
+    component = get_component(parent)
+    return key == "c" and component is not None and not component.children_labelled_by
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,8 @@ class _Array:
     key: str = ""
     parent: str = ""
     previous: tuple[int, int] | None = None  # the span of the item before it, if a structure
+    # The spans of the last EARLIER structured items, newest first (`copying` reads them).
+    earlier: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -68,6 +81,13 @@ class RepeatWatch:
         self.text, self._stack, self._in_string, self._escaped = "", [], False, False
         self.feed(kept)
 
+    def fork(self) -> RepeatWatch:
+        """A watch that reads on from here without changing this one (a step's drafts)."""
+        stack = [
+            replace(a, earlier=list(a.earlier)) if isinstance(a, _Array) else a for a in self._stack
+        ]
+        return RepeatWatch(self.text, stack, self._in_string, self._escaped)
+
     def held_from(self, watched: Callable[[str, str], bool] | None = None) -> int:
         """Where to stop streaming: the comma before the item being written, in any array (or in
         one whose key and parent are `watched`), while it is the start of a copy of the item
@@ -83,6 +103,21 @@ class RepeatWatch:
                 if before.startswith(self.text[array.start : held]):
                     held = array.start - 1
         return held
+
+    def copying(self, watched: Callable[[str, str], bool]) -> tuple[list[str], int]:
+        """Where the innermost `watched` array's item being written is, so far, the start of a
+        copy of some of its EARLIER items: their texts and how much of them the copy has
+        written ([] where it is none's)."""
+        for array in reversed(self._stack):
+            if not isinstance(array, _Array) or not array.earlier:
+                continue
+            if watched(array.key, array.parent):
+                written = self.text[array.start :]
+                spans = array.earlier if written else []
+                copied = [self.text[a:b] for a, b in spans if self.text.startswith(written, a, b)]
+                if copied:
+                    return copied, len(written)
+        return [], 0
 
     def feed(self, more: str) -> list[Copy]:
         begin = len(self.text)
@@ -140,4 +175,6 @@ class RepeatWatch:
             if before == item:
                 return Copy(start - 1, end, array.key, array.parent)
         array.previous = (start, end) if structured else None
+        if structured:
+            array.earlier = [(start, end), *array.earlier[: EARLIER - 1]]
         return None

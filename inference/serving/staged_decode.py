@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import xgrammar as xgr
 
-from inference.serving.repeat_watch import Copy, RepeatWatch
+from inference.serving.repeat_watch import Copy, RepeatWatch, interchangeable_children
 from inference.serving.stage_closing import JSON_OPTIONS, closing
 from ui4a.declarations import (
     TailSchemas,
@@ -43,7 +43,6 @@ from ui4a.declarations import (
     is_staged_schema,
     tail_schemas,
 )
-from ui4a.registry import get as get_component
 from ui4a.undrawn import Undrawn, drawn_schema, to_draw
 
 log = logging.getLogger(__name__)
@@ -181,13 +180,6 @@ class Piece:
     tokens: int
     finish_reason: str | None
     prompt_tokens: int
-
-
-def interchangeable_children(key: str, parent: str) -> bool:
-    """Whether an array is a node's children ("c") that pair with no labels: two alike there
-    show one thing twice, where a tab's panels or an accordion's sections are each its own."""
-    component = get_component(parent)
-    return key == "c" and component is not None and not component.children_labelled_by
 
 
 def hidden(copy: Copy) -> bool:

@@ -18,7 +18,13 @@ def test_a_run_records_the_decoding_settings_its_engine_reads(
     monkeypatch.setenv("MACARON_COPY_BIAS", "0")
     said = decoding()
     assert said["copy_follow"] == 5.0 and said["copy_bias"] == 0.0
-    assert set(said) == {"staged_data", "copy_bias", "copy_bias_repeats", "copy_follow"}
+    assert set(said) == {
+        "staged_data",
+        "copy_bias",
+        "copy_bias_repeats",
+        "copy_follow",
+        "copy_steer",
+    }
     args = parse_args(["--variants", "trained", "--max-tokens", "700"])
     assert run_settings(args, ["trained"]) == {"max_tokens": 700, "decoding": said}
     baselines = parse_args(["--variants", "retrieval"])
