@@ -1,13 +1,16 @@
 """A head steered off writing a node's child again (`MACARON_COPY_STEER`).
 
-The ui expert often writes a section twice, verbatim: a "Revenue" tile where the request asked
-for revenue, orders and refunds (32 of 150 dev specs held such a copy). The head hides a copy
-once written (staged_decode.py), which leaves its slot empty. This steers the model off it
-while it is written: where the child being written is, so far, the start of a copy of the one
-before it, and the copy's next text is one of the child's display strings (a label, a text, a
-title), the token that would write that text is pushed down by the steer (a logit), until the
-model's best token is another. The copy bias then tips that choice towards the request's words
-(copy_bias.py). Structure is never steered: two cards alike up to their titles are a choice.
+The ui expert often writes a section twice, verbatim: "Open tickets" three times where the
+request asked for open tickets, median first response time and customer satisfaction (32 of
+150 dev specs held such a copy). The head hides a copy once written (staged_decode.py), which
+leaves its slot empty. This steers the model off it while it is written: where the child being
+written is, so far, the start of a copy of an earlier sibling (`RepeatWatch.copying`), and the
+copy's next text is one of the child's display strings (a label, a text, a title), the token
+that would write that text is pushed down by the steer (a logit), until the model's best token
+is another. The copy bias then tips that choice towards the request's words (copy_bias.py).
+Structure is never steered: two cards alike up to their titles are a choice. A label that only
+shares its first word with an earlier one ("Class size" after "Class name") is pushed off that
+word too: the steer cannot tell it from a copy (bench/RESULTS.md, 2026-12-06, 01:05).
 
 It runs where the copy bias does, in the model runner's sampling, on each row of a request's
 logits, drafts included (row j after drafts 0..j-1). It reads the spec as the output's tokens
