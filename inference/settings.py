@@ -96,7 +96,7 @@ class EngineSettings:
     # Once the spec writes part of a phrase of the message, its next token gets this much more
     # (inference/serving/copy_follow.py). `MACARON_COPY_FOLLOW`; 0: off.
     copy_follow: float = 0.0
-    # A head's child that starts to copy the one before it has its copied display text pushed
+    # A head's child that starts to copy an earlier sibling has its copied display text pushed
     # down by this much (a logit) until the model writes another (inference/serving/
     # copy_steer.py). `MACARON_COPY_STEER`; 0: off.
     copy_steer: float = 0.0
