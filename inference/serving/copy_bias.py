@@ -21,6 +21,12 @@ the model would not write them unprompted, and a bias that never fades can hold 
 loop ("Sign-in to Sign-in to ..."). The count runs over the spec written so far (a staged
 tail's prompt from `spec_from`, the head it continues, then the output) and, row by row, the
 step's drafts before the row, so drafts still change nothing.
+
+A word is not favoured right after itself: where the spec has just written a word, a favoured
+token that would start it again ("Signup" then " sign", "Book" then " book") gets no bias
+there. The bias wrote the studio's default prompt a title "Signup signup" and a reading list
+"Book book search", where the model alone writes the word once (bench/RESULTS.md, 2026-12-06,
+03:00). Only the bias is withheld; the model may still repeat a word of its own accord.
 """
 
 from __future__ import annotations
@@ -33,13 +39,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inference.serving.copy_follow import Follow, phrases
-from inference.serving.copy_steer import steer_batch, token_strings
+from inference.serving.copy_steer import Strings, steer_batch, token_strings
 
 EXTRA_ARG = "macaron_copy_bias"
 # At most this many words of a message are read, and this many tokens favoured: the cost of a
 # step stays bounded whatever the message.
 MAX_WORDS = 200
 MAX_TOKENS = 1024
+# How many of the spec's last tokens are read for the word just written: a longer word is let be.
+WORD_CONTEXT = 8
+TRAILING_WORD = re.compile(r"[^A-Za-z0-9]([A-Za-z0-9]+)$")
 WORD = re.compile(r"[A-Za-z0-9$£€][\w$£€%'.:/-]{0,39}")
 # Words every request says; favouring them would only make the labels wordier.
 STOP_WORDS_TEXT = """
@@ -119,8 +128,9 @@ def extra_args(
 class Written:
     """How often the spec so far wrote each favoured token: its part of the prompt counted
     once, its output read on from where the last step's count stopped; and the tokens written
-    `repeats` times (0: none ever are), whose bias is spent; and, where the request's phrases
-    are followed (`follow`), the spec's last two tokens."""
+    `repeats` times (0: none ever are), whose bias is spent; the spec's last tokens, for the
+    phrases it follows (`follow`) and, where the token's texts are known (`strings`), the word
+    it has just written, which is not favoured again right after itself."""
 
     def __init__(
         self,
@@ -128,14 +138,19 @@ class Written:
         repeats: int,
         prompt_part: list[int],
         follow: Follow | None = None,
+        strings: Strings | None = None,
     ) -> None:
         self.favoured = favoured
         self.known = frozenset(favoured)
         self.repeats = repeats
         self.follow = follow
+        self.strings = strings
         self.in_prompt = [t for t in prompt_part if t in self.known]
-        self.before = prompt_part[-2:]
+        self.before = prompt_part[-WORD_CONTEXT:]
         self.last = self.before
+        # A favoured token that starts a word (" book"): the word's start, lower case.
+        self._starts: dict[int, str] | None = None
+        self._unrepeated: tuple[tuple[frozenset[int], str], list[int]] | None = None
         self.counts: Counter[int] = Counter()
         self.spent: frozenset[int] = frozenset()
         self.outputs_read = 0
@@ -148,7 +163,7 @@ class Written:
             self.last = self.before
             self._count(self.in_prompt)
         self._count(outputs[self.outputs_read :])
-        self.last = [*self.last, *outputs[self.outputs_read :]][-2:]
+        self.last = [*self.last, *outputs[self.outputs_read :]][-WORD_CONTEXT:]
         self.outputs_read = len(outputs)
 
     def _count(self, written: list[int]) -> None:
@@ -163,9 +178,39 @@ class Written:
             self._live = (spent, [t for t in self.favoured if t not in spent])
         return self._live[1]
 
+    def just_written(self, context: list[int]) -> str:
+        """The word `context` (the spec's last tokens) ends in, lower case; "" where it ends in
+        none, or the word may start before it, or a token's text is unknown."""
+        if self.strings is None or min(context, default=0) < 0:  # -1: a draft left out
+            return ""
+        found = TRAILING_WORD.search("".join(self.strings(t) for t in context))
+        return found.group(1).lower() if found else ""
+
+    def unrepeated(self, spent: frozenset[int], word: str) -> list[int]:
+        """The live tokens less those that would start `word` again (the last list kept, so
+        rows alike still share it)."""
+        if self._unrepeated is None or self._unrepeated[0] != (spent, word):
+            again = {t for t, start in self.word_starts().items() if word.startswith(start)}
+            kept = [t for t in self.live(spent) if t not in again]
+            self._unrepeated = ((spent, word), kept)
+        return self._unrepeated[1]
+
+    def word_starts(self) -> dict[int, str]:
+        """Each favoured token that begins a word, and the word's start it spells (lower case)."""
+        if self._starts is None:
+            read = self.strings or (lambda token: "")
+            spelled = {t: read(t) for t in self.favoured}
+            self._starts = {
+                t: text[1:].lower()
+                for t, text in spelled.items()
+                if text[:1] == " " and text[1:].isalnum()
+            }
+        return self._starts
+
     def rows(self, count: int, drafts: list[int]) -> Iterator[list[int]]:
         """The live tokens of each of `count` rows, row j counting drafts 0..j-1 as written
-        (row j is only kept if they are accepted)."""
+        (row j is only kept if they are accepted), less those that would start again the word
+        written just before the row."""
         spent, more = self.spent, Counter[int]()
         for row in range(count):
             drafted = drafts[row - 1] if row > 0 else None
@@ -173,7 +218,8 @@ class Written:
                 more[drafted] += 1
                 if self.counts[drafted] + more[drafted] >= self.repeats:
                     spent = spent | {drafted}
-            yield self.live(spent)
+            word = self.just_written([*self.last, *drafts[:row]][-WORD_CONTEXT:])
+            yield self.unrepeated(spent, word) if word else self.live(spent)
 
     def followed(self, count: int, drafts: list[int]) -> Iterator[tuple[int, ...]]:
         """The tokens that carry a phrase of the request on, for each of `count` rows (row j
@@ -228,7 +274,13 @@ def _wanted(state: Any) -> dict[str, Any] | None:
     return wanted or None
 
 
-def _written(state: Any, wanted: dict[str, Any], kept: dict[str, Written], req_id: str) -> Written:
+def _written(
+    state: Any,
+    wanted: dict[str, Any],
+    kept: dict[str, Written],
+    req_id: str,
+    strings: Callable[[], Strings] | None,
+) -> Written:
     """The request's counts of favoured tokens written, brought up to this step."""
     written = kept.get(req_id)
     if written is None:
@@ -238,7 +290,8 @@ def _written(state: Any, wanted: dict[str, Any], kept: dict[str, Written], req_i
         follow = None
         if wanted.get("follow"):
             follow = Follow.of(wanted.get("phrases") or [], frozenset(wanted["tokens"]))
-        written = Written(wanted["tokens"], repeats, prompt[spec_from:], follow)
+        read = strings() if strings is not None else None
+        written = Written(wanted["tokens"], repeats, prompt[spec_from:], follow, read)
         kept[req_id] = written
     written.update(state.output_token_ids)
     return written
@@ -270,17 +323,20 @@ def kept_in_batch(runner: Any, name: str) -> dict[str, Any]:
     return kept
 
 
-def sampled_rows(runner: Any, spec_decode_metadata: Any) -> Iterable[RequestRows]:
+def sampled_rows(
+    runner: Any, spec_decode_metadata: Any, strings: Callable[[], Strings] | None = None
+) -> Iterable[RequestRows]:
     """The rows of each request in the runner's batch, in batch order. Each biased request's
     counts are kept on the runner while it is in the batch (a request back after leaving it
-    is counted again)."""
+    is counted again). `strings` gives the tokens' texts, which tell the word just written
+    (None: unknown, and a word may be favoured right after itself)."""
     kept: dict[str, Written] = kept_in_batch(runner, "macaron_copy_bias_written")
     for req_id, state, first, count, mine in batch_rows(runner, spec_decode_metadata):
         wanted = _wanted(state)
         if wanted is None:
             yield RequestRows(first, count)
         else:
-            written = _written(state, wanted, kept, req_id)
+            written = _written(state, wanted, kept, req_id, strings)
             follow_bias = float(wanted.get("follow") or 0.0)
             yield RequestRows(first, count, float(wanted["bias"]), written, mine, follow_bias)
 
@@ -289,12 +345,16 @@ def _biased(sample: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(sample)
     def biased(self: Any, logits: Any, spec_decode_metadata: Any) -> Any:
         if logits is not None:
-            add_biases(logits, sampled_rows(self, spec_decode_metadata))
+
+            def strings() -> Strings:
+                return token_strings(self.model_config.tokenizer)
+
+            add_biases(logits, sampled_rows(self, spec_decode_metadata, strings))
             steer_batch(
                 logits,
                 batch_rows(self, spec_decode_metadata),
                 kept_in_batch(self, "macaron_copy_steer_states"),
-                lambda: token_strings(self.model_config.tokenizer),
+                strings,
             )
         return sample(self, logits, spec_decode_metadata)
 

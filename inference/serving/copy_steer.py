@@ -84,6 +84,8 @@ def steer_rows(
     watch = state.watch.fork() if count > 1 else state.watch
     pushed = 0
     for row in range(count):
+        if row > 0 and drafts[row - 1] < 0:  # vLLM's placeholder for a draft not made yet
+            break
         if row > 0:
             watch.feed(strings(drafts[row - 1]))
         items, written = watch.copying(interchangeable_children)

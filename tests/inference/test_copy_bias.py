@@ -214,3 +214,46 @@ def test_rows_alike_share_one_token_list_step_after_step() -> None:
     assert next(written.rows(1, [])) is first[0]
     split = list(written.rows(3, [2, 2]))
     assert split == [[2, 3], [2, 3], [3]] and split[0] is split[1]
+
+
+# A stand-in vocabulary for the word rule: each id's text, as the tokenizer decodes it alone.
+TEXTS = {1: '":"', 2: "Sign", 3: "up", 4: " sign", 5: " book", 6: "Book", 7: " search", 8: '"'}
+
+
+def test_a_word_is_not_favoured_right_after_itself() -> None:
+    """ "Signup" then " sign" again, "Book" then " book": the bias withheld where a favoured
+    token would start again the word just written, and only there."""
+    written = copy_bias.Written([2, 3, 4, 5, 6, 7], 0, [], strings=TEXTS.__getitem__)
+    written.update([1, 2, 3])  # ":"Signup
+    assert next(written.rows(1, [])) == [2, 3, 5, 6, 7]
+    written.update([1, 2, 3, 8])  # ":"Signup" ends the string: a word may start again
+    assert next(written.rows(1, [])) == [2, 3, 4, 5, 6, 7]
+    written.update([1, 2, 3, 8, 1, 6])  # ...":"Book
+    assert next(written.rows(1, [])) == [2, 3, 4, 6, 7]
+
+
+def test_a_draft_row_reads_the_word_its_drafts_wrote() -> None:
+    written = copy_bias.Written([4, 5, 6, 7], 0, [], strings=TEXTS.__getitem__)
+    written.update([1])
+    rows = list(written.rows(3, [6, 7]))  # row 1 after "Book", row 2 after "Book search"
+    assert rows == [[4, 5, 6, 7], [4, 6, 7], [4, 5, 6]]
+
+
+def test_without_token_texts_every_word_stays_favoured() -> None:
+    written = copy_bias.Written([5, 6], 0, [])
+    written.update([1, 6])
+    assert next(written.rows(1, [])) == [5, 6]
+
+
+def test_the_sampler_reads_the_token_texts_it_is_given() -> None:
+    batch = runner({"a": params([5, 6], 1.0)}, {"a": [1, 6]})
+    logits = torch.zeros(1, 9)
+    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, None, lambda: TEXTS.__getitem__))
+    assert logits[0, 5] == 0.0 and logits[0, 6] == 1.0
+
+
+def test_a_draft_vllm_left_out_reads_as_no_word() -> None:
+    """vLLM pads a step's drafts with -1 where they broke the grammar; a -1 has no text."""
+    written = copy_bias.Written([5, 6], 0, [], strings=TEXTS.__getitem__)
+    written.update([1])
+    assert list(written.rows(3, [6, -1])) == [[5, 6], [6], [5, 6]]

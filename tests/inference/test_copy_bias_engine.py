@@ -70,6 +70,28 @@ def test_the_bias_carries_more_of_the_prompts_words(engine: VllmEngine, biased: 
     assert with_bias > without, (with_bias, without)
 
 
+# The studio's default prompt, and a showcase prompt: the bias once titled them "Signup signup"
+# and "Book book search".
+DOUBLED_BEFORE = (
+    "a signup form with name, email, a password and a terms checkbox",
+    "keep track of novels I want to read: type a book's title, press Add book, and it shows up "
+    "in the list underneath",
+)
+DISPLAY = re.compile(r'"(?:label|text|title|submit)"\s*:\s*"((?:[^"\\]|\\.)*)"')
+DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
+
+
+def test_the_bias_does_not_write_a_word_twice_in_a_row(engine: VllmEngine) -> None:
+    engine.settings = replace(engine.settings, copy_bias=2.0)
+    for prompt in DOUBLED_BEFORE:
+        request = request_for(
+            request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700
+        )
+        text = "".join(d.text for d in engine.stream(request))
+        shown = [m.group(1) for m in DISPLAY.finditer(text)]
+        assert shown and not [s for s in shown if DOUBLED.search(s)], shown
+
+
 def test_an_engine_without_drafts_writes_the_same_biased_specs(
     engine: VllmEngine, biased: list[str]
 ) -> None:

@@ -126,3 +126,18 @@ def test_a_copy_of_any_earlier_child_is_steered_off() -> None:
     logits = logits_favouring(" tickets", " bugs", "Median")
     assert steer_rows(logits, 0, 1, [], state, 8.0, strings) == 2
     assert best(logits) == "Median"
+
+
+def test_rows_after_a_draft_vllm_left_out_are_not_read() -> None:
+    """vLLM pads a step's drafts with -1 where they broke the grammar: no text to read, and the
+    rows after one are thrown away, so they are left as they are."""
+
+    def text_of(token_id: int) -> str:  # as the tokenizer: a -1 is no token
+        assert token_id >= 0, "a left-out draft was read"
+        return strings(token_id)
+
+    drafts = [*(token(p) for p in PIECES[1:]), -1]
+    logits = logits_favouring("Open", "Median", rows=len(drafts) + 1)
+    steer_rows(logits, 0, len(drafts) + 1, drafts, state_after(PIECES[:1]), 8.0, text_of)
+    assert best(logits, len(drafts) - 1) == "Median"  # the row after the last real draft
+    assert best(logits, len(drafts)) == "Open"
