@@ -32,6 +32,7 @@ there. The bias wrote the studio's default prompt a title "Signup signup" and a 
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -40,6 +41,8 @@ from typing import Any
 
 from inference.serving.copy_follow import Follow, phrases
 from inference.serving.copy_steer import Strings, steer_batch, token_strings
+
+log = logging.getLogger(__name__)
 
 EXTRA_ARG = "macaron_copy_bias"
 # At most this many words of a message are read, and this many tokens favoured: the cost of a
@@ -341,21 +344,31 @@ def sampled_rows(
             yield RequestRows(first, count, float(wanted["bias"]), written, mine, follow_bias)
 
 
+def bias_and_steer(runner: Any, logits: Any, spec_decode_metadata: Any) -> None:
+    """Add the batch's copy biases to `logits`, then steer the heads that ask for it."""
+
+    def strings() -> Strings:
+        return token_strings(runner.model_config.tokenizer)
+
+    add_biases(logits, sampled_rows(runner, spec_decode_metadata, strings))
+    steer_batch(
+        logits,
+        batch_rows(runner, spec_decode_metadata),
+        kept_in_batch(runner, "macaron_copy_steer_states"),
+        strings,
+    )
+
+
 def _biased(sample: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(sample)
     def biased(self: Any, logits: Any, spec_decode_metadata: Any) -> Any:
         if logits is not None:
-
-            def strings() -> Strings:
-                return token_strings(self.model_config.tokenizer)
-
-            add_biases(logits, sampled_rows(self, spec_decode_metadata, strings))
-            steer_batch(
-                logits,
-                batch_rows(self, spec_decode_metadata),
-                kept_in_batch(self, "macaron_copy_steer_states"),
-                strings,
-            )
+            try:
+                bias_and_steer(self, logits, spec_decode_metadata)
+            except Exception:
+                # They only tip the model's choices; a fault in them must not kill the engine
+                # core, and every generation in the batch with it (a -1 draft once did).
+                log.exception("copy bias or steer failed; this step is sampled as it stood")
         return sample(self, logits, spec_decode_metadata)
 
     return biased

@@ -8,6 +8,7 @@ import uuid
 from dataclasses import replace
 from types import SimpleNamespace
 
+import pytest
 import torch
 from vllm.sampling_params import SamplingParams
 from vllm.v1.worker.gpu_model_runner import GPUModelRunner
@@ -257,3 +258,18 @@ def test_a_draft_vllm_left_out_reads_as_no_word() -> None:
     written = copy_bias.Written([5, 6], 0, [], strings=TEXTS.__getitem__)
     written.update([1])
     assert list(written.rows(3, [6, -1])) == [[5, 6], [6], [5, 6]]
+
+
+def test_a_fault_in_the_bias_leaves_the_step_to_vllms_sampler(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A bias that raises is logged, and the step is sampled as it stood: an exception there
+    would kill the engine core and end every generation in the batch."""
+    sampled = []
+    sample = copy_bias._biased(lambda runner, logits, meta: sampled.append(logits.clone()))
+    broken = runner({"a": params([1], 1.0)}, {"a": [1]})
+    broken.requests["a"].output_token_ids = None  # not a list: counting it raises
+    logits = torch.zeros(1, 3)
+    sample(broken, logits, None)
+    assert len(sampled) == 1 and torch.equal(sampled[0], torch.zeros(1, 3))
+    assert "copy bias or steer failed" in caplog.text
