@@ -149,7 +149,14 @@ def main(argv: list[str] | None = None) -> None:
 
 
 # The engine settings that shape what a spec decodes to, recorded with a run's figures.
-DECODING = ("staged_data", "copy_bias", "copy_bias_repeats", "copy_follow", "copy_steer")
+DECODING = (
+    "staged_data",
+    "copy_bias",
+    "copy_bias_repeats",
+    "copy_bias_no_stutter",
+    "copy_follow",
+    "copy_steer",
+)
 
 
 def decoding() -> dict[str, Any]:

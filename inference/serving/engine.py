@@ -382,6 +382,7 @@ class VllmEngine:
             self.settings.copy_bias,
             schema,
             repeats=self.settings.copy_bias_repeats,
+            no_stutter=self.settings.copy_bias_no_stutter,
             spec_from=spec_from,
             follow=self.settings.copy_follow,
         )

@@ -22,6 +22,7 @@ def test_a_run_records_the_decoding_settings_its_engine_reads(
         "staged_data",
         "copy_bias",
         "copy_bias_repeats",
+        "copy_bias_no_stutter",
         "copy_follow",
         "copy_steer",
     }

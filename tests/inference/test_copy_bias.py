@@ -246,11 +246,19 @@ def test_without_token_texts_every_word_stays_favoured() -> None:
     assert next(written.rows(1, [])) == [5, 6]
 
 
-def test_the_sampler_reads_the_token_texts_it_is_given() -> None:
-    batch = runner({"a": params([5, 6], 1.0)}, {"a": [1, 6]})
-    logits = torch.zeros(1, 9)
-    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, None, lambda: TEXTS.__getitem__))
-    assert logits[0, 5] == 0.0 and logits[0, 6] == 1.0
+def test_only_a_request_that_asks_has_its_stutter_withheld() -> None:
+    def biased(asking: SamplingParams) -> list[float]:
+        batch = runner({"a": asking}, {"a": [1, 6]})  # ":"Book
+        logits = torch.zeros(1, 9)
+        rows = copy_bias.sampled_rows(batch, None, lambda: TEXTS.__getitem__)
+        copy_bias.add_biases(logits, rows)
+        return [float(v) for v in logits[0, 5:7]]  # " book", "Book"
+
+    assert biased(params([5, 6], 1.0, no_stutter=True)) == [0.0, 1.0]
+    assert biased(params([5, 6], 1.0)) == [1.0, 1.0]
+    said = copy_bias.extra_args(encode_words, "Mira", 2.0, no_stutter=True)
+    assert said[copy_bias.EXTRA_ARG]["no_stutter"] is True
+    assert "no_stutter" not in copy_bias.extra_args(encode_words, "Mira", 2.0)[copy_bias.EXTRA_ARG]
 
 
 def test_a_draft_vllm_left_out_reads_as_no_word() -> None:

@@ -81,15 +81,19 @@ DISPLAY = re.compile(r'"(?:label|text|title|submit)"\s*:\s*"((?:[^"\\]|\\.)*)"')
 DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
 
 
-def test_the_bias_does_not_write_a_word_twice_in_a_row(engine: VllmEngine) -> None:
-    engine.settings = replace(engine.settings, copy_bias=2.0)
-    for prompt in DOUBLED_BEFORE:
-        request = request_for(
-            request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700
-        )
-        text = "".join(d.text for d in engine.stream(request))
-        shown = [m.group(1) for m in DISPLAY.finditer(text)]
-        assert shown and not [s for s in shown if DOUBLED.search(s)], shown
+def test_asked_not_to_the_bias_does_not_write_a_word_twice_in_a_row(engine: VllmEngine) -> None:
+    served = engine.settings
+    engine.settings = replace(served, copy_bias=2.0, copy_bias_no_stutter=True)
+    try:
+        for prompt in DOUBLED_BEFORE:
+            request = request_for(
+                request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700
+            )
+            text = "".join(d.text for d in engine.stream(request))
+            shown = [m.group(1) for m in DISPLAY.finditer(text)]
+            assert shown and not [s for s in shown if DOUBLED.search(s)], shown
+    finally:
+        engine.settings = served
 
 
 def test_an_engine_without_drafts_writes_the_same_biased_specs(

@@ -263,3 +263,32 @@ def test_a_refinement_keeps_a_section_the_version_it_refines_holds_twice(
     assert not any("hid it" in r.getMessage() for r in caplog.records), caplog.text
     spec = json.loads("".join(d.text for d in deltas))
     assert spec["root"]["c"] == COPIED_CARD["root"]["c"]
+
+
+# A dev-set receipt's head (invoice-04): its tree binds `coupon` last. After `"coupon":"` the
+# model's best token is `","`, an empty value and then another key, which the tail's grammar
+# forbids; its best allowed token was `','`, and the value ran on as junk to its length limit.
+ENDS_ON_A_TEXT_FIELD = json.loads(
+    '{"title":"Receipt for coffee shop purchase","root":{"t":"page","c":[{"t":"heading",'
+    '"text":"Receipt for coffee shop purchase"},{"t":"text","text":"Everything about your '
+    'products."},{"t":"card","c":[{"t":"grid","cols":2,"c":[{"t":"stat","label":"Coupons",'
+    '"value":"12","delta":"+14%"},{"t":"stat","label":"Purchases","value":"488","delta":'
+    '"+12%"}]}]},{"t":"form","submit":"Continue","on":{"do":"set","path":"saved","value":true},'
+    '"c":[{"t":"input","label":"Purchase date","bind":"purchase_date","kind":"date"},{"t":'
+    '"input","label":"Coupon","bind":"coupon","kind":"text","req":true}]},{"t":"alert","if":'
+    '"saved","tone":"success","text":"Thanks, we got it!"}]}}'
+)
+
+
+def test_a_state_string_the_model_meant_to_end_is_ended(
+    engine: VllmEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """inference/serving/closing_quote.py: the value ends where the model's `","` began."""
+    prompt = (
+        "A receipt for a coffee shop purchase: 2 flat whites, 1 almond croissant, total, "
+        "payment by card ending 4821"
+    )
+    deltas = forced_head(engine, monkeypatch, caplog, ENDS_ON_A_TEXT_FIELD, prompt)
+    spec = json.loads("".join(d.text for d in deltas))
+    assert spec["state"]["coupon"] == "", spec["state"]
+    assert validate(spec) == [], spec

@@ -1,0 +1,94 @@
+"""A string ended where the model meant to end it, when the grammar forbids how it goes on.
+
+In a spec's tail the model often wants `","` right after a state key's opening quote: an empty
+value, then another key. Where the tree declared no more keys, the grammar forbids that token,
+and the model's best allowed one was `','`: a quote-like character inside the string, after
+which it wrote junk up to the string's length limit (`"coupon":"','saved':false}}user 2026-"`,
+3 or 4 of the 150 dev specs a run, and the README's reading list; bench/RESULTS.md, 2026-12-06,
+03:40). Any token that starts with a double quote ends the string it is written in, so where a
+row's best token before the grammar's mask starts with one and is forbidden, and a lone double
+quote is allowed, the row is left only that: the string ends as the model meant, and the grammar
+takes it on from there.
+
+Two hooks in the model runner: vLLM's `apply_grammar_bitmask` is wrapped to note each row's best
+token before it masks the logits (on the runner's input batch, for this step only), and the
+sampling wrapper of copy_bias.py ends the strings, since it knows the tokens' texts. A step
+without structured output never masks, and nothing is noted.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from inference.serving.copy_steer import Strings
+
+NOTED = "macaron_best_before_mask"
+QUOTE = '"'
+
+
+def noting_best(apply: Callable[..., None]) -> Callable[..., None]:
+    """`apply_grammar_bitmask`, noting each row's best token before the mask."""
+
+    @functools.wraps(apply)
+    def masked(scheduler_output: Any, grammar_output: Any, input_batch: Any, logits: Any) -> None:
+        setattr(input_batch, NOTED, logits.argmax(dim=-1))
+        apply(scheduler_output, grammar_output, input_batch, logits)
+
+    return masked
+
+
+@functools.lru_cache(maxsize=4)
+def quote_openers(vocab_size: int, strings: Strings) -> Any:
+    """A mask over the vocabulary: the tokens whose text starts with a double quote."""
+    import torch
+
+    return torch.tensor([strings(t).startswith(QUOTE) for t in range(vocab_size)])
+
+
+@functools.lru_cache(maxsize=4)
+def quote_token(strings: Strings, vocab_size: int) -> int | None:
+    """The token that is a lone double quote, if the vocabulary has one."""
+    return next((t for t in range(vocab_size) if strings(t) == QUOTE), None)
+
+
+def end_strings(logits: Any, best: Any, read: Callable[[], Strings]) -> int:
+    """Leave only the lone double quote in each row whose best token before the mask (`best`)
+    started with one and is masked out, where the quote is allowed; how many rows. `read`
+    gives the tokens' texts, asked for only where a best token was masked out."""
+    import torch
+
+    if best is None or best.shape[0] != logits.shape[0]:
+        return 0
+    rows = torch.arange(logits.shape[0], device=logits.device)
+    forbidden = torch.isneginf(logits[rows, best])
+    if not bool(forbidden.any()):
+        return 0
+    strings = read()
+    quote = quote_token(strings, logits.shape[1])
+    if quote is None:
+        return 0
+    openers = quote_openers(logits.shape[1], strings).to(logits.device)
+    meant = forbidden & openers[best] & ~torch.isneginf(logits[:, quote])
+    if not bool(meant.any()):
+        return 0
+    kept = logits[meant, quote]
+    logits[meant] = float("-inf")
+    logits[meant, quote] = kept
+    return int(meant.sum())
+
+
+def noted_best(input_batch: Any) -> Any:
+    """This step's best tokens before the mask, once: None where the step had no mask."""
+    best = getattr(input_batch, NOTED, None)
+    setattr(input_batch, NOTED, None)
+    return best
+
+
+def install() -> None:
+    """Wrap the model runner's grammar mask (once a process)."""
+    from vllm.v1.worker import gpu_model_runner
+
+    if not hasattr(gpu_model_runner.apply_grammar_bitmask, "__wrapped__"):
+        gpu_model_runner.apply_grammar_bitmask = noting_best(gpu_model_runner.apply_grammar_bitmask)

@@ -1,0 +1,75 @@
+"""A string ended where the model meant to end it (inference/serving/closing_quote.py), on a
+scripted vocabulary: which rows are left only the closing quote, and which are left alone."""
+
+from __future__ import annotations
+
+import functools
+from types import SimpleNamespace
+
+import torch
+
+from inference.serving import closing_quote
+from inference.serving.copy_steer import Strings
+
+# A stand-in vocabulary, each id's text as the tokenizer decodes it alone.
+VOCAB = ['","', "','", '"', '"}', "Read", "0"]
+NEG = float("-inf")
+
+
+@functools.lru_cache  # one function, as token_strings gives: the caches key on it
+def strings() -> Strings:
+    return VOCAB.__getitem__
+
+
+def row(scores: dict[str, float]) -> list[float]:
+    return [scores.get(text, NEG) for text in VOCAB]
+
+
+def test_a_forbidden_best_that_closes_the_string_ends_it() -> None:
+    """`","` was the model's best and the grammar forbids it: only `"` is left, whatever the
+    next allowed token was (`','`, which began the junk)."""
+    logits = torch.tensor([row({"','": 18.0, '"': 9.0, '"}': 14.0, "Read": 14.0})])
+    best = torch.tensor([VOCAB.index('","')])
+    assert closing_quote.end_strings(logits, best, strings) == 1
+    assert logits.tolist() == [row({'"': 9.0})]
+
+
+def test_rows_the_rule_does_not_fit_are_left_alone() -> None:
+    logits = torch.tensor(
+        [
+            row({'","': 26.0, "','": 18.0, '"': 9.0}),  # the best is allowed
+            row({"','": 18.0, '"': 9.0}),  # the best ("Read", masked) does not close a string
+            row({"','": 18.0, "Read": 3.0}),  # the best closes one, but a lone quote is forbidden
+        ]
+    )
+    before = logits.clone()
+    best = torch.tensor([VOCAB.index('","'), VOCAB.index("Read"), VOCAB.index('","')])
+    assert closing_quote.end_strings(logits, best, strings) == 0
+    assert torch.equal(logits, before)
+
+
+def test_nothing_noted_changes_nothing() -> None:
+    """A step without structured output is never masked, and notes no best tokens; a note of
+    another shape (a stale one) is not read either."""
+    logits = torch.tensor([row({"','": 18.0, '"': 9.0})])
+    assert closing_quote.end_strings(logits, None, strings) == 0
+    assert closing_quote.end_strings(logits, torch.tensor([0, 0]), strings) == 0
+
+
+def test_the_mask_notes_the_best_before_it_and_the_note_is_read_once() -> None:
+    def mask(scheduler_output: object, grammar_output: object, batch: object, logits: torch.Tensor):
+        logits[:, 0] = NEG
+
+    batch = SimpleNamespace()
+    logits = torch.tensor([row({'","': 26.0, '"': 9.0})])
+    closing_quote.noting_best(mask)(None, None, batch, logits)
+    assert closing_quote.noted_best(batch).tolist() == [0]
+    assert closing_quote.noted_best(batch) is None
+
+
+def test_the_plugin_wraps_vllms_grammar_mask() -> None:
+    from vllm.plugins import load_general_plugins
+    from vllm.v1.worker import gpu_model_runner
+
+    load_general_plugins()
+    assert hasattr(gpu_model_runner.apply_grammar_bitmask, "__wrapped__"), "not installed"
