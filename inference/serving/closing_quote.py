@@ -5,10 +5,11 @@ value, then another key. Where the tree declared no more keys, the grammar forbi
 and the model's best allowed one was `','`: a quote-like character inside the string, after
 which it wrote junk up to the string's length limit (`"coupon":"','saved':false}}user 2026-"`,
 3 or 4 of the 150 dev specs a run, and the README's reading list; bench/RESULTS.md, 2026-12-06,
-03:40). Any token that starts with a double quote ends the string it is written in, so where a
-row's best token before the grammar's mask starts with one and is forbidden, and a lone double
-quote is allowed, the row is left only that: the string ends as the model meant, and the grammar
-takes it on from there.
+03:40). A token such as `","` ends the string it is written in and goes on with the JSON around
+it, so where a row's best token before the grammar's mask is one and is forbidden, and a lone
+double quote is allowed, the row is left only that: the string ends as the model meant, and the
+grammar takes it on from there. A quote before a letter (`"label`, a key the schema may not
+have) opens a string rather than ending one, and is left to the grammar.
 
 Two hooks in the model runner: vLLM's `apply_grammar_bitmask` is wrapped to note each row's best
 token before it masks the logits (on the runner's input batch, for this step only), and the
@@ -19,6 +20,7 @@ without structured output never masks, and nothing is noted.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +28,7 @@ from inference.serving.copy_steer import Strings
 
 NOTED = "macaron_best_before_mask"
 QUOTE = '"'
+ENDS_A_STRING = re.compile(r'"\s*[,:}\]]')
 
 
 def noting_best(apply: Callable[..., None]) -> Callable[..., None]:
@@ -40,11 +43,13 @@ def noting_best(apply: Callable[..., None]) -> Callable[..., None]:
 
 
 @functools.lru_cache(maxsize=4)
-def quote_openers(vocab_size: int, strings: Strings) -> Any:
-    """A mask over the vocabulary: the tokens whose text starts with a double quote."""
+def string_enders(vocab_size: int, strings: Strings) -> Any:
+    """A mask over the vocabulary: the tokens that end a string and go on with the JSON around
+    it (`","`, `"}`, `"]`, `":`). A quote before a letter (`"label`) opens a key; those are left
+    to the grammar."""
     import torch
 
-    return torch.tensor([strings(t).startswith(QUOTE) for t in range(vocab_size)])
+    return torch.tensor([bool(ENDS_A_STRING.match(strings(t))) for t in range(vocab_size)])
 
 
 @functools.lru_cache(maxsize=4)
@@ -55,7 +60,7 @@ def quote_token(strings: Strings, vocab_size: int) -> int | None:
 
 def end_strings(logits: Any, best: Any, read: Callable[[], Strings]) -> int:
     """Leave only the lone double quote in each row whose best token before the mask (`best`)
-    started with one and is masked out, where the quote is allowed; how many rows. `read`
+    ended a string (string_enders) and is masked out, where the quote is allowed; how many rows. `read`
     gives the tokens' texts, asked for only where a best token was masked out."""
     import torch
 
@@ -69,8 +74,8 @@ def end_strings(logits: Any, best: Any, read: Callable[[], Strings]) -> int:
     quote = quote_token(strings, logits.shape[1])
     if quote is None:
         return 0
-    openers = quote_openers(logits.shape[1], strings).to(logits.device)
-    meant = forbidden & openers[best] & ~torch.isneginf(logits[:, quote])
+    enders = string_enders(logits.shape[1], strings).to(logits.device)
+    meant = forbidden & enders[best] & ~torch.isneginf(logits[:, quote])
     if not bool(meant.any()):
         return 0
     kept = logits[meant, quote]

@@ -12,7 +12,7 @@ from inference.serving import closing_quote
 from inference.serving.copy_steer import Strings
 
 # A stand-in vocabulary, each id's text as the tokenizer decodes it alone.
-VOCAB = ['","', "','", '"', '"}', "Read", "0"]
+VOCAB = ['","', "','", '"', '"}', "Read", "0", '"label']
 NEG = float("-inf")
 
 
@@ -40,10 +40,13 @@ def test_rows_the_rule_does_not_fit_are_left_alone() -> None:
             row({'","': 26.0, "','": 18.0, '"': 9.0}),  # the best is allowed
             row({"','": 18.0, '"': 9.0}),  # the best ("Read", masked) does not close a string
             row({"','": 18.0, "Read": 3.0}),  # the best closes one, but a lone quote is forbidden
+            row({'"': 9.0, "Read": 3.0}),  # the best ('"label', masked) opens a key: the grammar's
         ]
     )
     before = logits.clone()
-    best = torch.tensor([VOCAB.index('","'), VOCAB.index("Read"), VOCAB.index('","')])
+    best = torch.tensor(
+        [VOCAB.index('","'), VOCAB.index("Read"), VOCAB.index('","'), VOCAB.index('"label')]
+    )
     assert closing_quote.end_strings(logits, best, strings) == 0
     assert torch.equal(logits, before)
 
