@@ -60,8 +60,8 @@ def quote_token(strings: Strings, vocab_size: int) -> int | None:
 
 def end_strings(logits: Any, best: Any, read: Callable[[], Strings]) -> int:
     """Leave only the lone double quote in each row whose best token before the mask (`best`)
-    ended a string (string_enders) and is masked out, where the quote is allowed; how many rows. `read`
-    gives the tokens' texts, asked for only where a best token was masked out."""
+    ended a string (string_enders) and is masked out, where the quote is allowed; how many
+    rows. `read` gives the tokens' texts, asked for only where a best token was masked out."""
     import torch
 
     if best is None or best.shape[0] != logits.shape[0]:
