@@ -11,6 +11,10 @@ double quote is allowed, the row is left only that: the string ends as the model
 grammar takes it on from there. A quote before a letter (`"label`, a key the schema may not
 have) opens a string rather than ending one, and is left to the grammar.
 
+Only the stages after the head ask (a dialog the head opened, the state, the data): in the head,
+a markdown text the model meant to end where its component allows no more keys went on, with
+the rule, to a different page, and one dev-set spec (inbox-04) came out invalid in both runs.
+
 Two hooks in the model runner: vLLM's `apply_grammar_bitmask` is wrapped to note each row's best
 token before it masks the logits (on the runner's input batch, for this step only), and the
 sampling wrapper of copy_bias.py ends the strings, since it knows the tokens' texts. A step
@@ -21,11 +25,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from inference.serving.copy_steer import Strings
 
+EXTRA_ARG = "macaron_end_strings"
 NOTED = "macaron_best_before_mask"
 QUOTE = '"'
 ENDS_A_STRING = re.compile(r'"\s*[,:}\]]')
@@ -58,16 +63,34 @@ def quote_token(strings: Strings, vocab_size: int) -> int | None:
     return next((t for t in range(vocab_size) if strings(t) == QUOTE), None)
 
 
-def end_strings(logits: Any, best: Any, read: Callable[[], Strings]) -> int:
-    """Leave only the lone double quote in each row whose best token before the mask (`best`)
-    ended a string (string_enders) and is masked out, where the quote is allowed; how many
-    rows. `read` gives the tokens' texts, asked for only where a best token was masked out."""
+def request_args() -> dict[str, Any]:
+    """`SamplingParams.extra_args` that ask for strings ended where the model meant."""
+    return {EXTRA_ARG: True}
+
+
+def asking_rows(rows: int, batch: Iterable[tuple[str, Any, int, int, list[int]]]) -> Any:
+    """A mask over a step's `rows`: those of the requests that ask (copy_bias.batch_rows)."""
     import torch
 
-    if best is None or best.shape[0] != logits.shape[0]:
+    asking = torch.zeros(rows, dtype=torch.bool)
+    for _, state, first, count, _ in batch:
+        params = getattr(state, "sampling_params", None)
+        if (getattr(params, "extra_args", None) or {}).get(EXTRA_ARG):
+            asking[first : first + count] = True
+    return asking
+
+
+def end_strings(logits: Any, best: Any, read: Callable[[], Strings], asking: Any) -> int:
+    """Leave only the lone double quote in each row that asks (`asking`) whose best token before
+    the mask (`best`) ended a string (string_enders) and is masked out, where the quote is
+    allowed; how many rows. `read` gives the tokens' texts, asked for only where a best token
+    was masked out."""
+    import torch
+
+    if best is None or best.shape[0] != logits.shape[0] or not bool(asking.any()):
         return 0
     rows = torch.arange(logits.shape[0], device=logits.device)
-    forbidden = torch.isneginf(logits[rows, best])
+    forbidden = torch.isneginf(logits[rows, best]) & asking.to(logits.device)
     if not bool(forbidden.any()):
         return 0
     strings = read()

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inference.serving import closing_quote
-from inference.serving.closing_quote import end_strings, noted_best
+from inference.serving.closing_quote import asking_rows, end_strings, noted_best
 from inference.serving.copy_follow import Follow, phrases
 from inference.serving.copy_steer import Strings, steer_batch, token_strings
 
@@ -359,7 +359,8 @@ def bias_and_steer(runner: Any, logits: Any, spec_decode_metadata: Any) -> None:
     def strings() -> Strings:
         return token_strings(runner.model_config.tokenizer)
 
-    end_strings(logits, noted_best(runner.input_batch), strings)
+    asking = asking_rows(logits.shape[0], batch_rows(runner, spec_decode_metadata))
+    end_strings(logits, noted_best(runner.input_batch), strings, asking)
     add_biases(logits, sampled_rows(runner, spec_decode_metadata, strings))
     steer_batch(
         logits,

@@ -22,7 +22,7 @@ from typing import Any
 from inference import startup_phases
 from inference.loras import AdapterInvalid, AdapterRef, adaptable_modules, local_ref
 from inference.protocol import Delta, GenerationRequest
-from inference.serving import copy_bias, copy_steer, cpu_compile
+from inference.serving import closing_quote, copy_bias, copy_steer, cpu_compile
 from inference.serving.busy_threads import BUSY_THREADS
 from inference.serving.corpus_drafts import DRAFT_LIMITS
 from inference.serving.cpu_lora import WRAPPER
@@ -364,8 +364,9 @@ class VllmEngine:
         )
 
     def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
-        """The latest user message's words favoured, for a UI4A spec (copy_bias.py), and a head
-        steered off copying a child (copy_steer.py)."""
+        """The latest user message's words favoured, for a UI4A spec (copy_bias.py), a head
+        steered off copying a child (copy_steer.py), and the later stages' strings ended where
+        the model meant to end them (closing_quote.py)."""
         users = [m.content for m in request.messages if m.role == "user"]
         schema = request.json_schema
         if not users or schema is None or not is_staged_schema(schema):
@@ -374,17 +375,23 @@ class VllmEngine:
         def encode(text: str) -> list[int]:
             return list(self._tokenizer.encode(text, add_special_tokens=False))
 
-        # Only the head writes a node's children (the later stages continue its prompt).
+        # Only the head writes a node's children (the later stages continue its prompt), and
+        # only the later stages have their strings ended where the model meant (closing_quote.py).
         steer = copy_steer.request_args(self.settings.copy_steer) if spec_from is None else {}
-        return steer | copy_bias.extra_args(
-            encode,
-            users[-1],
-            self.settings.copy_bias,
-            schema,
-            repeats=self.settings.copy_bias_repeats,
-            no_stutter=self.settings.copy_bias_no_stutter,
-            spec_from=spec_from,
-            follow=self.settings.copy_follow,
+        ends = closing_quote.request_args() if spec_from is not None else {}
+        return (
+            steer
+            | ends
+            | copy_bias.extra_args(
+                encode,
+                users[-1],
+                self.settings.copy_bias,
+                schema,
+                repeats=self.settings.copy_bias_repeats,
+                no_stutter=self.settings.copy_bias_no_stutter,
+                spec_from=spec_from,
+                follow=self.settings.copy_follow,
+            )
         )
 
     def _staged(self, request: GenerationRequest) -> bool:

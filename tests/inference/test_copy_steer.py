@@ -113,7 +113,8 @@ def test_only_a_head_asks_to_be_steered() -> None:
     spec = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt="tiles", max_tokens=9)
     head = engine._sampling_params(spec).extra_args
     assert head == {copy_steer.EXTRA_ARG: {"by": 8.0}}
-    assert not engine._sampling_params(spec, spec_from=12).extra_args  # a later stage
+    later = engine._sampling_params(spec, spec_from=12).extra_args  # a later stage
+    assert copy_steer.EXTRA_ARG not in later
     chat = request_for(request_id=str(uuid.uuid4()), expert="chat", prompt="hi", max_tokens=9)
     assert not engine._sampling_params(chat).extra_args
     engine.settings = replace(engine.settings, copy_steer=0.0)
