@@ -95,7 +95,7 @@ class EngineSettings:
     copy_bias_repeats: int = 2
     # The bias is withheld from a word right after itself ("Signup signup"): cleaner titles,
     # but about 4 fewer dev-set requirements met in three runs (bench/RESULTS.md, 2026-12-06,
-    # 03:40). `MACARON_COPY_BIAS_NO_STUTTER=1`; off by default.
+    # 02:55). `MACARON_COPY_BIAS_NO_STUTTER=1`; off by default.
     copy_bias_no_stutter: bool = False
     # Once the spec writes part of a phrase of the message, its next token gets this much more
     # (inference/serving/copy_follow.py). `MACARON_COPY_FOLLOW`; 0: off.

@@ -4,8 +4,8 @@ In a spec's tail the model often wants `","` right after a state key's opening q
 value, then another key. Where the tree declared no more keys, the grammar forbids that token,
 and the model's best allowed one was `','`: a quote-like character inside the string, after
 which it wrote junk up to the string's length limit (`"coupon":"','saved':false}}user 2026-"`,
-3 or 4 of the 150 dev specs a run, and the README's reading list; bench/RESULTS.md, 2026-12-06,
-03:40). A token such as `","` ends the string it is written in and goes on with the JSON around
+3 or 4 of the 150 dev specs a run, and a showcase run's reading list; bench/RESULTS.md, 2026-12-06,
+02:55). A token such as `","` ends the string it is written in and goes on with the JSON around
 it, so where a row's best token before the grammar's mask is one and is forbidden, and a lone
 double quote is allowed, the row is left only that: the string ends as the model meant, and the
 grammar takes it on from there. A quote before a letter (`"label`, a key the schema may not

@@ -28,7 +28,7 @@ written a word, a favoured token that would start it again ("Signup" then " sign
 and a reading list "Book book search", where the model alone writes the word once. Only the
 bias is withheld; the model may still repeat a word of its own accord. It is off by default:
 in three dev-set runs it met 240 to 243 requirements against 243 to 247 without it
-(bench/RESULTS.md, 2026-12-06, 03:40).
+(bench/RESULTS.md, 2026-12-06, 02:55).
 """
 
 from __future__ import annotations
