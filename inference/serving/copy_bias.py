@@ -192,7 +192,7 @@ class Written:
     def just_written(self, context: list[int]) -> str:
         """The word `context` (the spec's last tokens) ends in, lower case; "" where it ends in
         none, or the word may start before it, or a token's text is unknown."""
-        if self.strings is None or min(context, default=0) < 0:  # -1: a draft left out
+        if self.strings is None or min(context, default=0) < 0:  # -1: a draft vLLM left out
             return ""
         found = TRAILING_WORD.search("".join(self.strings(t) for t in context))
         return found.group(1).lower() if found else ""
@@ -386,8 +386,9 @@ def _biased(sample: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def install() -> None:
-    """vLLM general plugin: the model runner's sampling adds each request's copy bias; once a
-    process (a forked engine core inherits its parent's)."""
+    """vLLM general plugin: the model runner's sampling adds each request's copy bias, steers
+    and ends strings where asked (copy_steer.py, closing_quote.py); once a process (a forked
+    engine core inherits its parent's)."""
     from vllm.v1.worker.gpu_model_runner import GPUModelRunner  # the CPU runner's base
 
     if not hasattr(GPUModelRunner._sample, "__wrapped__"):

@@ -84,7 +84,7 @@ def steer_rows(
     watch = state.watch.fork() if count > 1 else state.watch
     pushed = 0
     for row in range(count):
-        if row > 0 and drafts[row - 1] < 0:  # vLLM's placeholder for a draft not made yet
+        if row > 0 and drafts[row - 1] < 0:  # vLLM pads drafts that broke the grammar with -1
             break
         if row > 0:
             watch.feed(strings(drafts[row - 1]))
