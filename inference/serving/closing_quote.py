@@ -17,7 +17,7 @@ the rule, to a different page, and one dev-set spec (inbox-04) came out invalid 
 
 Two hooks in the model runner: vLLM's `apply_grammar_bitmask` is wrapped to note each row's best
 token before it masks the logits (on the runner's input batch, for this step only), and the
-sampling wrapper of copy_bias.py ends the strings, since it knows the tokens' texts. A step
+sampling hook (logit_rules.py) ends the strings, since it knows the tokens' texts. A step
 without structured output never masks, and nothing is noted.
 """
 
@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from inference.serving.copy_steer import Strings
+from inference.serving.step_rows import Row, Strings, asked
 
 EXTRA_ARG = "macaron_end_strings"
 NOTED = "macaron_best_before_mask"
@@ -68,14 +68,13 @@ def request_args() -> dict[str, Any]:
     return {EXTRA_ARG: True}
 
 
-def asking_rows(rows: int, batch: Iterable[tuple[str, Any, int, int, list[int]]]) -> Any:
-    """A mask over a step's `rows`: those of the requests that ask (copy_bias.batch_rows)."""
+def asking_rows(rows: int, batch: Iterable[Row]) -> Any:
+    """A mask over a step's `rows`: those of the requests that ask."""
     import torch
 
     asking = torch.zeros(rows, dtype=torch.bool)
     for _, state, first, count, _ in batch:
-        params = getattr(state, "sampling_params", None)
-        if (getattr(params, "extra_args", None) or {}).get(EXTRA_ARG):
+        if asked(state, EXTRA_ARG):
             asking[first : first + count] = True
     return asking
 

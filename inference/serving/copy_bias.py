@@ -11,10 +11,10 @@ are for the view's text, and a favoured `button` chose buttons where the prompt 
 fields (bench/RESULTS.md).
 
 vLLM's own `logit_bias` is off whenever speculative decoding is on (and ours always drafts), so
-the bias travels in `SamplingParams.extra_args` and `install`, a vLLM general plugin
-(pyproject.toml), adds it to the sampled rows of the logits in the model runner, the draft rows
-included, before the sampler or the rejection sampler reads them: a draft is then checked
-against the same biased choice the model would make without drafts.
+the bias travels in `SamplingParams.extra_args`, and the sampling hook (logit_rules.py) adds it
+to the sampled rows of the logits in the model runner, the draft rows included, before the
+sampler or the rejection sampler reads them: a draft is then checked against the same biased
+choice the model would make without drafts.
 
 A token's bias fades once the spec has written it `repeats` times: the words are needed where
 the model would not write them unprompted, and a bias that never fades can hold the model in a
@@ -33,20 +33,14 @@ in three dev-set runs it met 240 to 243 requirements against 243 to 247 without 
 
 from __future__ import annotations
 
-import functools
-import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from inference.serving import closing_quote
-from inference.serving.closing_quote import asking_rows, end_strings, noted_best
 from inference.serving.copy_follow import Follow, phrases
-from inference.serving.copy_steer import Strings, steer_batch, token_strings
-
-log = logging.getLogger(__name__)
+from inference.serving.step_rows import Row, Strings, asked, kept_in_batch
 
 EXTRA_ARG = "macaron_copy_bias"
 # At most this many words of a message are read, and this many tokens favoured: the cost of a
@@ -279,12 +273,6 @@ def add_biases(logits: Any, batch: Iterable[RequestRows]) -> None:
                     logits[rows.first + row, index] += rows.follow_bias
 
 
-def _wanted(state: Any) -> dict[str, Any] | None:
-    params = getattr(state, "sampling_params", None)
-    wanted: dict[str, Any] | None = (getattr(params, "extra_args", None) or {}).get(EXTRA_ARG)
-    return wanted or None
-
-
 def _written(
     state: Any,
     wanted: dict[str, Any],
@@ -308,89 +296,19 @@ def _written(
     return written
 
 
-def batch_rows(
-    runner: Any, spec_decode_metadata: Any
-) -> Iterator[tuple[str, Any, int, int, list[int]]]:
-    """Each request of the runner's batch, in batch order: its id, its state, its first row of
-    the step's logits, its rows' count (its drafts' and the one after them) and its drafts."""
-    meta = spec_decode_metadata
-    drafts = meta.num_draft_tokens if meta is not None else None
-    draft_ids: list[int] = meta.draft_token_ids.tolist() if meta is not None else []
-    first = drafted = 0
-    for index, req_id in enumerate(runner.input_batch.req_ids):
-        count = 1 + (drafts[index] if drafts is not None else 0)
-        mine = draft_ids[drafted : drafted + count - 1]
-        yield req_id, runner.requests.get(req_id), first, count, mine
-        first += count
-        drafted += count - 1
-
-
-def kept_in_batch(runner: Any, name: str) -> dict[str, Any]:
-    """A per-request store on the runner, less the requests no longer in its batch (a request
-    back after leaving it starts afresh)."""
-    in_batch = set(runner.input_batch.req_ids)
-    kept = {k: v for k, v in getattr(runner, name, {}).items() if k in in_batch}
-    setattr(runner, name, kept)
-    return kept
-
-
 def sampled_rows(
-    runner: Any, spec_decode_metadata: Any, strings: Callable[[], Strings] | None = None
+    runner: Any, batch: Iterable[Row], strings: Callable[[], Strings] | None = None
 ) -> Iterable[RequestRows]:
-    """The rows of each request in the runner's batch, in batch order. Each biased request's
-    counts are kept on the runner while it is in the batch (a request back after leaving it
-    is counted again). `strings` gives the tokens' texts, which tell the word just written
-    (None: unknown, and a word may be favoured right after itself)."""
+    """The rows of each request in the runner's `batch` (step_rows.batch_rows), in batch order.
+    Each biased request's counts are kept on the runner while it is in the batch (a request
+    back after leaving it is counted again). `strings` gives the tokens' texts, which tell the
+    word just written (None: unknown, and a word may be favoured right after itself)."""
     kept: dict[str, Written] = kept_in_batch(runner, "macaron_copy_bias_written")
-    for req_id, state, first, count, mine in batch_rows(runner, spec_decode_metadata):
-        wanted = _wanted(state)
-        if wanted is None:
+    for req_id, state, first, count, mine in batch:
+        wanted: dict[str, Any] | None = asked(state, EXTRA_ARG)
+        if not wanted:
             yield RequestRows(first, count)
         else:
             written = _written(state, wanted, kept, req_id, strings)
             follow_bias = float(wanted.get("follow") or 0.0)
             yield RequestRows(first, count, float(wanted["bias"]), written, mine, follow_bias)
-
-
-def bias_and_steer(runner: Any, logits: Any, spec_decode_metadata: Any) -> None:
-    """End the strings the model meant to end (closing_quote.py), add the batch's copy biases
-    to `logits`, then steer the heads that ask for it."""
-
-    def strings() -> Strings:
-        return token_strings(runner.model_config.tokenizer)
-
-    asking = asking_rows(logits.shape[0], batch_rows(runner, spec_decode_metadata))
-    end_strings(logits, noted_best(runner.input_batch), strings, asking)
-    add_biases(logits, sampled_rows(runner, spec_decode_metadata, strings))
-    steer_batch(
-        logits,
-        batch_rows(runner, spec_decode_metadata),
-        kept_in_batch(runner, "macaron_copy_steer_states"),
-        strings,
-    )
-
-
-def _biased(sample: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(sample)
-    def biased(self: Any, logits: Any, spec_decode_metadata: Any) -> Any:
-        if logits is not None:
-            try:
-                bias_and_steer(self, logits, spec_decode_metadata)
-            except Exception:
-                # They only tip the model's choices; a fault in them must not kill the engine
-                # core, and every generation in the batch with it (a -1 draft once did).
-                log.exception("copy bias or steer failed; this step is sampled as it stood")
-        return sample(self, logits, spec_decode_metadata)
-
-    return biased
-
-
-def install() -> None:
-    """vLLM general plugin: the model runner's sampling adds each request's copy bias, steers
-    and ends strings where asked (copy_steer.py, closing_quote.py); once a process (a forked
-    engine core inherits its parent's)."""
-    from vllm.v1.worker.gpu_model_runner import GPUModelRunner  # the CPU runner's base
-
-    if not hasattr(GPUModelRunner._sample, "__wrapped__"):
-        GPUModelRunner._sample = _biased(GPUModelRunner._sample)
-    closing_quote.install()

@@ -12,7 +12,7 @@ Structure is never steered: two cards alike up to their titles are a choice. A l
 shares its first word with an earlier one ("Class size" after "Class name") is pushed off that
 word too: the steer cannot tell it from a copy (bench/RESULTS.md, 2026-12-06, 01:05).
 
-It runs where the copy bias does, in the model runner's sampling, on each row of a request's
+It runs in the model runner's sampling (logit_rules.py), on each row of a request's
 logits, drafts included (row j after drafts 0..j-1). It reads the spec as the output's tokens
 spell it, one `RepeatWatch` a request, and asks only about the row's best token, a few times
 at most: a step's cost stays bounded whatever the spec.
@@ -27,14 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inference.serving.repeat_watch import RepeatWatch, interchangeable_children
+from inference.serving.step_rows import Row, Strings, asked
 
 EXTRA_ARG = "macaron_copy_steer"
 # A display string's value in a child's text: what a copy is steered off.
 DISPLAY = re.compile(r'"(?:label|text|title)"\s*:\s*"((?:[^"\\]|\\.)*)"')
 # The most times a row's best token is pushed down in one step.
 MAX_TRIES = 4
-
-Strings = Callable[[int], str]  # a token id's text
 
 
 @functools.lru_cache(maxsize=64)
@@ -105,28 +104,16 @@ def request_args(by: float) -> dict[str, Any]:
     return {EXTRA_ARG: {"by": by}} if by > 0 else {}
 
 
-@functools.lru_cache(maxsize=4)
-def token_strings(tokenizer_path: str) -> Strings:
-    """Each token id's text, as the model's tokenizer decodes it alone (cached)."""
-    from transformers import AutoTokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(tokenizer_path)
-    return functools.lru_cache(maxsize=None)(
-        lambda token: str(tokenizer.decode([token], skip_special_tokens=True))
-    )
-
-
 def steer_batch(
     logits: Any,
-    rows: Iterable[tuple[str, Any, int, int, list[int]]],
+    rows: Iterable[Row],
     kept: dict[str, Any],
     strings: Callable[[], Strings],
 ) -> None:
     """Steer each request in the batch that asks for it (its `extra_args`); `kept` holds their
     states while they are in the batch."""
     for req_id, state, first, count, drafts in rows:
-        params = getattr(state, "sampling_params", None)
-        wanted = (getattr(params, "extra_args", None) or {}).get(EXTRA_ARG)
+        wanted = asked(state, EXTRA_ARG)
         if not wanted:
             continue
         read = strings()

@@ -8,11 +8,19 @@ watch reads the text as it streams, once, in time linear in its length (each fin
 compared once, with the one before it only). Each array knows the property it is the value of
 and the component of the node that holds it, so that a stage can tell a node's children from a
 dataset's rows (staged_decode.py drops a tail's copied row, and hides a head's copied child).
+
+A loop need not be verbatim. A head that loops writes a wizard's steps or a card again and
+again with a number changed here and there, and nothing new to show: every label, text and
+title in it is one the spec has shown already. Such an item is stale; a second stale item among
+a node's interchangeable children is reported too (`Copy.stale`), right after it ends, and the
+head ends there (staged_decode.py). The watch keeps each display string's first place as the
+strings close, so an item's check reads only its own strings.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -22,6 +30,14 @@ from ui4a.registry import get as get_component
 SMALLEST_LOOP = 24
 # How many of an array's earlier items a copy in progress is looked for among.
 EARLIER = 8
+# A stale item shows at least this many strings, none of them new: a short one (a button of the
+# same label in each row) may repeat on purpose.
+STALE_STRINGS = 3
+# The stale item among an array's that is reported: the second (one may be a recap).
+STALE_LOOP = 2
+# A string the view shows: the value of one of these keys.
+_SHOWN = re.compile(r'"(?:label|text|title|md|submit)"\s*:\s*$')
+_SHOWN_REACH = 16
 
 
 # An array's property name, read back from the text before its bracket: `"c":[`.
@@ -47,6 +63,9 @@ class Copy:
     end: int  # the comma or bracket right after the copy
     key: str  # the property whose value the array is ("c": a node's children; "" at the top)
     parent: str  # the component ("t") of the node holding that property, "" if not a node
+    # Not a copy but the second stale item of a node's children: `start` is the comma after
+    # it (where to end the text), `end` that too.
+    stale: bool = False
 
 
 @dataclass
@@ -62,6 +81,7 @@ class _Array:
     previous: tuple[int, int] | None = None  # the span of the item before it, if a structure
     # The spans of the last EARLIER structured items, newest first (`copying` reads them).
     earlier: list[tuple[int, int]] = field(default_factory=list)
+    stale: int = 0  # how many of its items were stale
 
 
 @dataclass
@@ -73,12 +93,19 @@ class RepeatWatch:
     _stack: list[_Array | _Object] = field(default_factory=list)
     _in_string: bool = False
     _escaped: bool = False
+    _string_start: int = 0
+    # The display strings closed so far, in order: where each began, and its text.
+    _shown_at: list[int] = field(default_factory=list)
+    _shown: list[str] = field(default_factory=list)
+    # Where each display string was first shown.
+    _first_shown: dict[str, int] = field(default_factory=dict)
 
     def rewind(self, position: int) -> None:
         """Forget the text from `position` on (a stage's closers cut for the next stage, or a
         dropped copy), as if it had never been fed."""
         kept = self.text[:position]
         self.text, self._stack, self._in_string, self._escaped = "", [], False, False
+        self._shown_at, self._shown, self._first_shown = [], [], {}
         self.feed(kept)
 
     def fork(self) -> RepeatWatch:
@@ -86,7 +113,16 @@ class RepeatWatch:
         stack = [
             replace(a, earlier=list(a.earlier)) if isinstance(a, _Array) else a for a in self._stack
         ]
-        return RepeatWatch(self.text, stack, self._in_string, self._escaped)
+        return RepeatWatch(
+            self.text,
+            stack,
+            self._in_string,
+            self._escaped,
+            self._string_start,
+            list(self._shown_at),
+            list(self._shown),
+            dict(self._first_shown),
+        )
 
     def held_from(self, watched: Callable[[str, str], bool] | None = None) -> int:
         """Where to stop streaming: the comma before the item being written, in any array (or in
@@ -138,9 +174,11 @@ class RepeatWatch:
                 self._escaped = True
             elif char == '"':
                 self._in_string = False
+                self._string_ended(position)
             return None
         if char == '"':
             self._in_string = True
+            self._string_start = position
         elif char == "{":
             self._stack.append(_Object(position))
         elif char == "[":
@@ -164,9 +202,24 @@ class RepeatWatch:
         node = _COMPONENT.match(self.text, holder.start)
         return _Array(bracket + 1, key.group(1), node.group(1) if node else "")
 
+    def _string_ended(self, end: int) -> None:
+        start = self._string_start
+        if _SHOWN.search(self.text, max(0, start - _SHOWN_REACH), start):
+            shown = self.text[start + 1 : end]
+            self._shown_at.append(start)
+            self._shown.append(shown)
+            self._first_shown.setdefault(shown, start)
+
+    def _stale(self, start: int) -> bool:
+        """Whether the item from `start` on shows STALE_STRINGS strings or more, all of them
+        shown before it."""
+        shown = self._shown[bisect_left(self._shown_at, start) :]
+        return len(shown) >= STALE_STRINGS and all(self._first_shown[s] < start for s in shown)
+
     def _item_ended(self, array: _Array, end: int) -> Copy | None:
         """The item from `array.start` to `end` is written: the cut before it, if it copies the
-        item before it; else it becomes the one the next item is compared with."""
+        item before it; else it becomes the one the next item is compared with. A second stale
+        child of a node, ended by a comma, is reported as such."""
         start = array.start
         item = self.text[start:end]
         structured = item[:1] in ("{", "[") and len(item) >= SMALLEST_LOOP
@@ -177,4 +230,8 @@ class RepeatWatch:
         array.previous = (start, end) if structured else None
         if structured:
             array.earlier = [(start, end), *array.earlier[: EARLIER - 1]]
+            if interchangeable_children(array.key, array.parent) and self._stale(start):
+                array.stale += 1
+                if array.stale >= STALE_LOOP and self.text[end] == ",":
+                    return Copy(end, end, array.key, array.parent, stale=True)
         return None

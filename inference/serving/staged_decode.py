@@ -16,7 +16,10 @@ the page's closing brackets the same way; the tail follows it.
 
 A head may also write a section again, verbatim, right after itself (`repeat_watch`): two
 "Revenue" tiles alike. That copy is held back from the stream, cut out of the spec, and the
-model writes on; the later stages' prompts then spell the spec as shown, without it.
+model writes on; the later stages' prompts then spell the spec as shown, without it. A head
+that loops with small changes (a wizard's steps again and again, to the token limit) writes
+sections with nothing new to show: after a node's second such child the head ends, closed by
+its grammar, and the later stages run as after any head.
 
 vLLM takes a request's grammar as text, so the tail's is xgrammar's own EBNF, assembled from
 grammars xgrammar builds from the JSON schemas with the options the spec's grammar has.
@@ -52,6 +55,9 @@ TARGETS_DRAWN = "staged decode: drew what the head's actions aim at but it never
 STAGE_CLOSED = "staged decode: the %s, cut at the token limit, closed with %r"
 REPEAT_DROPPED = "staged decode: the %s wrote an item again, verbatim; dropped it, closed with %r"
 REPEAT_HIDDEN = "staged decode: the head wrote a %s's child again, verbatim; hid it and wrote on"
+STALE_ENDED = (
+    "staged decode: the head wrote a %s's second child with nothing new; ended it, with %r"
+)
 # What a stage does with an item written again, verbatim (`Stage.copies`).
 Copies = Literal["kept", "hidden", "dropped"]
 # What closes a head whose page has children: the page's children, the page, the spec.
@@ -184,7 +190,7 @@ class Piece:
 
 def hidden(copy: Copy) -> bool:
     """Whether a head hides `copy` (and writes on) rather than keep it."""
-    return interchangeable_children(copy.key, copy.parent)
+    return not copy.stale and interchangeable_children(copy.key, copy.parent)
 
 
 def copies_in(versions: Sequence[str]) -> frozenset[str]:
@@ -224,17 +230,20 @@ class Spec:
         self.text, self.tokens, self.reason = self.text + text, tokens, reason
         return self.watch.feed(text)
 
-    def hide(self, copies: list[Copy]) -> None:
+    def hide(self, copies: list[Copy]) -> list[Copy]:
         """Cut each of `copies` that is a node's interchangeable child out of the text, with the
         comma before it (never streamed: `flush` held it back), and read on: a later copy of
-        the same child is one too."""
+        the same child is one too. The copies and stale items not hidden, as the text is now."""
+        left: list[Copy] = []
         while copy := next((c for c in copies if self._hides(c)), None):
             log.info(REPEAT_HIDDEN, copy.parent)
+            left += [c for c in copies if c.end <= copy.start and not self._hides(c)]
             after = self.text[copy.end :]
             self.cut(copy.start)
             self.hidden_from = min(copy.start, self.hidden_from or copy.start)
             self.text += after
             copies = self.watch.feed(after)
+        return left + copies
 
     def _hides(self, copy: Copy) -> bool:
         unsent = copy.start >= self.sent
@@ -355,9 +364,9 @@ async def _streamed(stage: Stage, spec: Spec, ids: Ids, tokenizer: Any) -> Async
         copies = spec.add(more.text[skip:], more.tokens, more.finish_reason)
         skip = max(0, skip - len(more.text))
         if stage.copies == "hidden":
-            spec.hide(copies)
-        loop_at = copies[0].start if copies and stage.copies == "dropped" else None
-        if loop_at is not None and await _dropped(stage, spec, written, loop_at, ids, tokenizer):
+            copies = spec.hide(copies)
+        loop = _loop(copies, stage.copies)
+        if loop is not None and await _dropped(stage, spec, written, loop, ids, tokenizer):
             return
         if more.finish_reason is None:
             yield spec.flush(copies=stage.copies)
@@ -387,23 +396,41 @@ async def _closed(
     return ending
 
 
+def _loop(copies: list[Copy], kind: Copies) -> Copy | None:
+    """Where a stage that writes `copies` ends: a tail at its first copy, a head after the
+    second stale child of a node (repeat_watch); None: it writes on."""
+    if kind == "dropped":
+        return next((c for c in copies if not c.stale), None)
+    if kind == "hidden":
+        return next((c for c in copies if c.stale), None)
+    return None
+
+
 async def _dropped(
-    stage: Stage, spec: Spec, written: str, loop_at: int, ids: Ids, tokenizer: Any
+    stage: Stage, spec: Spec, written: str, loop: Copy, ids: Ids, tokenizer: Any
 ) -> bool:
-    """End `stage` at `loop_at` in the spec (the comma before a verbatim copy), closed by its
-    grammar's shortest ending, if its grammar can close it there; whether it did."""
+    """End `stage` at `loop.start` in the spec (the comma before a verbatim copy, or after a
+    stale item), closed by its grammar's shortest ending, if its grammar can close it there;
+    whether it did."""
+    loop_at = loop.start
     before = written[: len(written) - (len(spec.text) - loop_at)]
     ending = await asyncio.to_thread(closing, before, **stage.grammar)
     if ending is None:
         return False
     await stage.run.stop()
-    log.info(REPEAT_DROPPED, stage.name, ending)
+    if loop.stale:
+        log.info(STALE_ENDED, loop.parent, ending)
+    else:
+        log.info(REPEAT_DROPPED, stage.name, ending)
     kept = len(ids.ids)
     ids.replace_after(kept, stage.run.output_ids)
-    cut = cut_at(ids.ids, tokenizer, spec.text, loop_at)
+    hidden_from = spec.hidden_from
+    cut = cut_at(ids.ids, tokenizer, spec.text, loop_at) if hidden_from is None else None
     spec.cut(loop_at)
     spec.add(ending, spec.tokens, "stop")
-    if cut is not None:
+    if hidden_from is not None:  # the ids spell copies the spec no longer holds
+        ids.respell_hidden(tokenizer, before + ending, spec.text, hidden_from)
+    elif cut is not None:
         respelled = tokenizer.encode(cut.respelled + ending, add_special_tokens=False)
         ids.replace_after(len(cut.kept_ids), respelled, by_model=False)
     return True

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import torch
 
-from inference.serving import closing_quote
-from inference.serving.copy_steer import Strings
+from inference.serving import closing_quote, word_loop
+from inference.serving.step_rows import Strings
 
 # A stand-in vocabulary, each id's text as the tokenizer decodes it alone.
 VOCAB = ['","', "','", '"', '"}', "Read", "0", '"label']
@@ -107,5 +107,6 @@ def test_the_stages_after_the_head_ask_and_the_head_does_not() -> None:
     engine.settings = replace(EngineSettings.from_env(), copy_bias=0.0)
     engine._tokenizer = SimpleNamespace(encode=lambda text, add_special_tokens: [])
     spec = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt="tiles", max_tokens=9)
-    assert not engine._sampling_params(spec).extra_args
-    assert engine._sampling_params(spec, spec_from=12).extra_args == closing_quote.request_args()
+    assert closing_quote.EXTRA_ARG not in engine._sampling_params(spec).extra_args
+    later = engine._sampling_params(spec, spec_from=12).extra_args
+    assert later == closing_quote.request_args() | word_loop.request_args()

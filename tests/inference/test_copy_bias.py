@@ -8,13 +8,12 @@ import uuid
 from dataclasses import replace
 from types import SimpleNamespace
 
-import pytest
 import torch
 from vllm.sampling_params import SamplingParams
-from vllm.v1.worker.gpu_model_runner import GPUModelRunner
 
 from inference.serving import copy_bias
 from inference.serving.prompts import request_for
+from inference.serving.step_rows import batch_rows
 
 
 def encode_words(text: str) -> list[int]:
@@ -104,10 +103,12 @@ def test_a_requests_rows_are_its_drafts_and_the_one_after() -> None:
     batch = runner({"a": params([1], 1.0), "b": None, "c": params([2, 3], 2.0)})
     rows = [
         (r.first, r.count, r.drafts)
-        for r in copy_bias.sampled_rows(batch, drafted([4, 1], [], [2]))
+        for r in copy_bias.sampled_rows(batch, batch_rows(batch, drafted([4, 1], [], [2])))
     ]
     assert rows == [(0, 3, [4, 1]), (3, 1, []), (4, 2, [2])]
-    rows = [(r.first, r.count, r.drafts) for r in copy_bias.sampled_rows(batch, None)]
+    rows = [
+        (r.first, r.count, r.drafts) for r in copy_bias.sampled_rows(batch, batch_rows(batch, None))
+    ]
     assert rows == [(0, 1, []), (1, 1, []), (2, 1, [])]
 
 
@@ -115,7 +116,9 @@ def test_only_the_asking_requests_rows_and_tokens_move() -> None:
     batch = runner({"a": params([1], 1.0), "b": SamplingParams(), "c": params([2, 3], 2.0)})
     logits = torch.zeros(6, 5)
     logits[5, 3] = float("-inf")  # a token the grammar forbids stays forbidden
-    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, drafted([0, 0], [], [4])))
+    copy_bias.add_biases(
+        logits, copy_bias.sampled_rows(batch, batch_rows(batch, drafted([0, 0], [], [4])))
+    )
     expected = torch.zeros(6, 5)
     expected[0:3, 1] = 1.0
     expected[4:6, 2:4] = 2.0
@@ -125,7 +128,7 @@ def test_only_the_asking_requests_rows_and_tokens_move() -> None:
 
 def biased_rows(batch: SimpleNamespace, drafts: SimpleNamespace | None, rows: int) -> torch.Tensor:
     logits = torch.zeros(rows, 5)
-    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, drafts))
+    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, batch_rows(batch, drafts)))
     return logits
 
 
@@ -179,13 +182,6 @@ def test_counts_follow_the_output_step_by_step_and_leave_with_the_request() -> N
     assert batch.macaron_copy_bias_written == {}
 
 
-def test_the_plugin_wraps_vllms_sampling() -> None:
-    from vllm.plugins import load_general_plugins
-
-    load_general_plugins()
-    assert getattr(GPUModelRunner._sample, "__wrapped__", None) is not None, "not installed"
-
-
 def test_the_engine_asks_for_a_specs_bias_and_no_other() -> None:
     from inference.serving.engine import VllmEngine
     from inference.settings import EngineSettings
@@ -198,11 +194,11 @@ def test_the_engine_asks_for_a_specs_bias_and_no_other() -> None:
     assert said["bias"] == 2.0 and ord("M") in said["tokens"]
     # The UI4A schema's words are not favoured: "table" is a component.
     table = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt="table", max_tokens=9)
-    assert not engine._sampling_params(table).extra_args
+    assert copy_bias.EXTRA_ARG not in engine._sampling_params(table).extra_args
     chat = request_for(request_id=str(uuid.uuid4()), expert="chat", prompt="Mira", max_tokens=9)
     assert not engine._sampling_params(chat).extra_args
     engine.settings = replace(engine.settings, copy_bias=0.0)
-    assert not engine._sampling_params(spec).extra_args
+    assert copy_bias.EXTRA_ARG not in engine._sampling_params(spec).extra_args
 
 
 def test_rows_alike_share_one_token_list_step_after_step() -> None:
@@ -250,7 +246,7 @@ def test_only_a_request_that_asks_has_its_stutter_withheld() -> None:
     def biased(asking: SamplingParams) -> list[float]:
         batch = runner({"a": asking}, {"a": [1, 6]})  # ":"Book
         logits = torch.zeros(1, 9)
-        rows = copy_bias.sampled_rows(batch, None, lambda: TEXTS.__getitem__)
+        rows = copy_bias.sampled_rows(batch, batch_rows(batch, None), lambda: TEXTS.__getitem__)
         copy_bias.add_biases(logits, rows)
         return [float(v) for v in logits[0, 5:7]]  # " book", "Book"
 
@@ -266,18 +262,3 @@ def test_a_draft_vllm_left_out_reads_as_no_word() -> None:
     written = copy_bias.Written([5, 6], 0, [], strings=TEXTS.__getitem__)
     written.update([1])
     assert list(written.rows(3, [6, -1])) == [[5, 6], [6], [5, 6]]
-
-
-def test_a_fault_in_the_bias_leaves_the_step_to_vllms_sampler(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """A bias that raises is logged, and the step is sampled as it stood: an exception there
-    would kill the engine core and end every generation in the batch."""
-    sampled = []
-    sample = copy_bias._biased(lambda runner, logits, meta: sampled.append(logits.clone()))
-    broken = runner({"a": params([1], 1.0)}, {"a": [1]})
-    broken.requests["a"].output_token_ids = None  # not a list: counting it raises
-    logits = torch.zeros(1, 3)
-    sample(broken, logits, None)
-    assert len(sampled) == 1 and torch.equal(sampled[0], torch.zeros(1, 3))
-    assert "copy bias or steer failed" in caplog.text

@@ -14,6 +14,7 @@ from vllm.sampling_params import SamplingParams
 from inference.serving import copy_bias, copy_follow
 from inference.serving.copy_follow import Follow
 from inference.serving.prompts import request_for
+from inference.serving.step_rows import batch_rows
 
 
 def test_clauses_end_at_punctuation_and_brackets_and_keep_a_question_mark() -> None:
@@ -71,7 +72,7 @@ def rows_after(output: list[int], drafts: list[int] | None = None) -> list[list[
     if drafts is not None:
         meta = SimpleNamespace(num_draft_tokens=[len(drafts)], draft_token_ids=torch.tensor(drafts))
     logits = torch.zeros(1 + len(drafts or []), 10)
-    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, meta))
+    copy_bias.add_biases(logits, copy_bias.sampled_rows(batch, batch_rows(batch, meta)))
     return [[round(x, 1) for x in row] for row in logits.tolist()]
 
 

@@ -148,3 +148,66 @@ def test_an_item_is_held_while_it_copies_the_one_before_but_for_an_inner_possibl
     watch = RepeatWatch()
     watch.feed(other)
     assert watch.held_from() == len(other) - len(line[:9]) - 1  # the inner comma only
+
+
+def wizard_step(n: int, heading: str, label: str) -> str:
+    """A wizard's step as the served adapter writes them: a heading, a field and a button."""
+    return json.dumps(
+        {
+            "t": "stack",
+            "if": f"step={n}",
+            "c": [
+                {"t": "heading", "text": heading, "level": 3},
+                {"t": "input", "label": label, "bind": label.lower()},
+                {"t": "button", "label": "Next", "on": {"do": "set", "path": "step", "value": n}},
+            ],
+        },
+        separators=(",", ":"),
+    )
+
+
+def stale_ends(text: str) -> list[int]:
+    return [c.start for c in RepeatWatch().feed(text) if c.stale]
+
+
+def test_a_second_child_with_nothing_new_to_show_is_reported_after_it() -> None:
+    """Steps 1 and 2 show their own heading and field; steps 3 and 4 only show them again with
+    another number. The watch reports the comma after step 4, and only where a comma ends it."""
+    steps = [
+        wizard_step(1, "Room", "Room"),
+        wizard_step(2, "Schedule", "Time"),
+        wizard_step(3, "Room", "Room"),
+        wizard_step(4, "Schedule", "Time"),
+    ]
+    text = PAGE + ",".join(steps) + ","
+    assert stale_ends(text) == [len(text) - 1]
+    (stale,) = [c for c in RepeatWatch().feed(text) if c.stale]
+    assert (stale.end, stale.key, stale.parent) == (len(text) - 1, "c", "page")
+    assert stale_ends(PAGE + ",".join(steps) + "]}}") == []  # the model ended the page itself
+    assert stale_ends(PAGE + ",".join(steps[:3]) + ",") == []  # one stale child may be a recap
+
+
+def test_children_that_show_something_new_or_little_are_never_stale() -> None:
+    fresh = [wizard_step(n, f"Step {n}", "Name") for n in range(1, 6)]  # a new heading each
+    assert stale_ends(PAGE + ",".join(fresh) + ",") == []
+    row = '{"t":"row","c":[{"t":"button","label":"Archive"},{"t":"button","label":"Delete"}]}'
+    assert stale_ends(PAGE + ",".join([row] * 4) + ",") == []  # two strings each
+
+
+def test_a_tabs_panels_are_each_its_own() -> None:
+    """Child i of tabs is tab i's panel: panels alike are not stale."""
+    panels = ",".join(wizard_step(n, "Room", "Room") for n in range(4))
+    tabs = '{"t":"tabs","bind":"tab","tabs":["A","B","C","D"],"c":[' + panels + ","
+    assert stale_ends(PAGE + tabs) == []
+
+
+def test_forks_and_rewinds_read_the_strings_shown_as_feeding_would() -> None:
+    steps = [wizard_step(n, "Room" if n % 2 else "Schedule", "Room") for n in (1, 2, 3, 4)]
+    text = PAGE + ",".join(steps) + ","
+    watch = RepeatWatch()
+    watch.feed(text[:-1])
+    fork = watch.fork()
+    assert [c.stale for c in fork.feed(",")] == [True]
+    assert [c.stale for c in watch.feed(",")] == [True]  # the fork read on without it
+    watch.rewind(len(PAGE) + len(steps[0]))
+    assert [c.stale for c in watch.feed(text[len(watch.text) :])] == [True]

@@ -573,3 +573,66 @@ def test_a_tail_that_writes_a_row_again_keeps_one(tokenizer: Any) -> None:
     assert validate(json.loads(text)) == []
     assert pieces[-1].finish_reason == "stop"
     assert generate.yielded[tail_request_id("r1")] < len(tokenizer.encode(tail_text)) // 2
+
+
+def wizard_step(n: int, heading: str, label: str) -> str:
+    """A wizard's step as the served adapter writes them: a heading, a field and a button."""
+    button = {"t": "button", "label": "Next", "on": {"do": "set", "path": "step", "value": n + 1}}
+    field = {"t": "input", "label": label, "bind": label.lower()}
+    step = {
+        "t": "stack",
+        "if": f"step={n}",
+        "c": [{"t": "heading", "text": heading}, field, button],
+    }
+    return json.dumps(step, separators=(",", ":"))
+
+
+def test_a_head_that_loops_with_small_changes_ends_after_its_second_stale_child(
+    tokenizer: Any,
+) -> None:
+    """A wizard's steps written again and again with other numbers, to the token limit: the
+    head ends after the second step that shows nothing new (inference/serving/repeat_watch.py),
+    closed by its grammar; the tail follows, and the spec ends whole, long before the limit."""
+    names = [("Room", "Room"), ("Schedule", "Time")] * 6
+    steps = [wizard_step(n, heading, label) for n, (heading, label) in enumerate(names, 1)]
+    page = '{"title":"Setup","root":{"t":"page","c":['
+    looping = page + ",".join(steps)
+    shown = page + ",".join(steps[:4]) + "]}}"
+    cut = head_end(tokenizer.encode(shown), tokenizer)
+    assert cut is not None
+    state = ',"state":{"step":1,"room":"","time":""}}'
+    generate = ScriptedGenerate(
+        tokenizer,
+        {"r1": (looping, "length"), tail_request_id("r1"): (cut.respelled + state, "stop")},
+    )
+    pieces = run(generate)
+    text = "".join(p.text for p in pieces)
+    assert text == shown[:-1] + state
+    assert all(text.startswith(seen) for seen in streamed_texts(pieces))
+    assert validate(json.loads(text)) == []
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
+    assert generate.yielded["r1"] < len(tokenizer.encode(looping)) // 2
+    (_, _, _), (tail_prompt, _, _) = generate.calls
+    assert tokenizer.decode(tail_prompt["prompt_token_ids"][3:]) + cut.respelled == shown[:-1]
+
+
+def test_a_loop_after_a_hidden_copy_ends_the_head_as_shown(tokenizer: Any) -> None:
+    """A copy hidden before the loop: the head still ends after the second stale step, and the
+    tail's prompt spells the spec as shown, without the copy."""
+    names = [("Room", "Room"), ("Schedule", "Time")] * 4
+    steps = [wizard_step(n, heading, label) for n, (heading, label) in enumerate(names, 1)]
+    page = '{"title":"Setup","root":{"t":"page","c":['
+    looping = page + CARD + "," + CARD + "," + ",".join(steps)
+    shown = page + CARD + "," + ",".join(steps[:4]) + "]}}"
+    cut = head_end(tokenizer.encode(shown), tokenizer)
+    assert cut is not None
+    state = ',"state":{"step":1,"room":"","time":""}}'
+    generate = ScriptedGenerate(
+        tokenizer,
+        {"r1": (looping, "length"), tail_request_id("r1"): (cut.respelled + state, "stop")},
+    )
+    pieces = run(generate)
+    assert "".join(p.text for p in pieces) == shown[:-1] + state
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
+    (_, _, _), (tail_prompt, _, _) = generate.calls
+    assert tokenizer.decode(tail_prompt["prompt_token_ids"][3:]) + cut.respelled == shown[:-1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -187,10 +188,12 @@ def forced_head(
     head: dict[str, Any],
     prompt: str,
     request: GenerationRequest | None = None,
+    head_grammar: dict[str, Any] | None = None,
 ) -> list[Delta]:
-    """A staged generation of `prompt` (or `request`) whose head's grammar admits only `head`:
-    the stages after it are the real engine's."""
-    monkeypatch.setattr(staged_decode, "head_schema", lambda _: {"const": head})
+    """A staged generation of `prompt` (or `request`) whose head's grammar admits only `head`
+    (or `head_grammar`'s heads): the stages after it are the real engine's."""
+    grammar = head_grammar or {"const": head}
+    monkeypatch.setattr(staged_decode, "head_schema", lambda _: grammar)
     engine.settings = replace(engine.settings, staged_data=True)
     if request is None:
         request = request_for(
@@ -291,4 +294,76 @@ def test_a_state_string_the_model_meant_to_end_is_ended(
     deltas = forced_head(engine, monkeypatch, caplog, ENDS_ON_A_TEXT_FIELD, prompt)
     spec = json.loads("".join(d.text for d in deltas))
     assert spec["state"]["coupon"] == "", spec["state"]
+    assert validate(spec) == [], spec
+
+
+FREE = object()  # where `pinned` leaves the model to write
+
+
+def pinned(value: object, free: dict[str, Any]) -> dict[str, Any]:
+    """A JSON schema that admits `value` alone, in its key order, but where it holds FREE:
+    there, `free`'s values."""
+    if value is FREE:
+        return free
+    if isinstance(value, dict):
+        properties = {key: pinned(item, free) for key, item in value.items()}
+        return {"properties": properties, "required": list(value), "additionalProperties": False}
+    if isinstance(value, list):
+        items = [pinned(item, free) for item in value]
+        return {"prefixItems": items, "items": False, "minItems": len(items)}
+    return {"const": value}
+
+
+# A markdown text begun as a dev-set spec's began before its word filled the text to its limit
+# (settings-01 in batched runs: "**Weekly summary** simple simple simple ..."); the model writes
+# on from the second "simple".
+WORD_TWICE = {
+    "title": "Running app",
+    "root": {
+        "t": "page",
+        "c": [{"t": "heading", "text": "Running app"}, {"t": "markdown", "md": FREE}],
+    },
+}
+
+
+def test_a_word_written_twice_is_not_written_a_third_time(
+    engine: VllmEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """inference/serving/word_loop.py: without it the model writes " simple" to the limit
+    (checked), with the copy bias the product serves with."""
+    served = EngineSettings.from_env()
+    monkeypatch.setattr(engine, "settings", replace(engine.settings, copy_bias=served.copy_bias))
+    begun = {"type": "string", "pattern": r"\*\*Weekly summary\*\* simple simple[a-zA-Z ,.]*"}
+    prompt = (
+        "Notification preferences for a running app. Switches for: weekly summary, new "
+        "follower, race reminders, personal best alerts. A Save changes button."
+    )
+    head = pinned(WORD_TWICE, begun)
+    deltas = forced_head(engine, monkeypatch, caplog, WORD_TWICE, prompt, head_grammar=head)
+    assert deltas[-1].finish_reason == "stop"
+    md = json.loads("".join(d.text for d in deltas))["root"]["c"][1]["md"]
+    assert md.startswith("**Weekly summary** simple simple")
+    assert not re.search(r"\b(\w+)\s+\1\s+\1\b", md, re.IGNORECASE), md
+
+
+def test_a_head_that_loops_with_small_changes_ends_whole(
+    engine: VllmEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A dev-set prompt whose head writes the wizard's card again and again with other numbers
+    (wizard-03, cut at the token limit in 29 of 31 runs kept): the head ends after the second
+    card with nothing new to show (inference/serving/repeat_watch.py), and the spec ends whole
+    and valid, before the limit. Without that, it runs to the limit (checked)."""
+    served = EngineSettings.from_env()
+    monkeypatch.setattr(engine, "settings", replace(engine.settings, copy_bias=served.copy_bias))
+    engine.settings = replace(engine.settings, staged_data=True)
+    prompt = (
+        "A setup wizard for a smart thermostat: choose your room (Living room, Bedroom, Office), "
+        "set target temperature between 16 and 26 degrees, choose a schedule. Show progress."
+    )
+    request = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=1024)
+    with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
+        deltas = list(engine.stream(request))
+    assert "second child with nothing new" in caplog.text
+    assert deltas[-1].finish_reason == "stop"
+    spec = json.loads("".join(d.text for d in deltas))
     assert validate(spec) == [], spec

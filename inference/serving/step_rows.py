@@ -1,0 +1,58 @@
+"""A decoding step's rows of logits, as vLLM's model runner holds them, for the rules a UI4A
+spec's requests ask for (logit_rules.py): which rows are whose, what each request asked for in
+its `SamplingParams.extra_args`, and the tokens' texts.
+
+With drafts, a request has several rows in a step: one per draft, and one after them. Row j
+is read as if drafts 0..j-1 were written; it is only kept if they are accepted.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+Strings = Callable[[int], str]  # a token id's text
+# One request of a step: its id, its state in the runner, its first row of the step's logits,
+# its rows' count (its drafts' and the one after them) and its drafts (-1: one vLLM left out).
+Row = tuple[str, Any, int, int, list[int]]
+
+
+def batch_rows(runner: Any, spec_decode_metadata: Any) -> Iterator[Row]:
+    """Each request of the runner's batch, in batch order."""
+    meta = spec_decode_metadata
+    drafts = meta.num_draft_tokens if meta is not None else None
+    draft_ids: list[int] = meta.draft_token_ids.tolist() if meta is not None else []
+    first = drafted = 0
+    for index, req_id in enumerate(runner.input_batch.req_ids):
+        count = 1 + (drafts[index] if drafts is not None else 0)
+        mine = draft_ids[drafted : drafted + count - 1]
+        yield req_id, runner.requests.get(req_id), first, count, mine
+        first += count
+        drafted += count - 1
+
+
+def asked(state: Any, name: str) -> Any:
+    """What a request's `extra_args` hold under `name` (None where it asked for nothing)."""
+    params = getattr(state, "sampling_params", None)
+    return (getattr(params, "extra_args", None) or {}).get(name)
+
+
+def kept_in_batch(runner: Any, name: str) -> dict[str, Any]:
+    """A per-request store on the runner, less the requests no longer in its batch (a request
+    back after leaving it starts afresh)."""
+    in_batch = set(runner.input_batch.req_ids)
+    kept = {k: v for k, v in getattr(runner, name, {}).items() if k in in_batch}
+    setattr(runner, name, kept)
+    return kept
+
+
+@functools.lru_cache(maxsize=4)
+def token_strings(tokenizer_path: str) -> Strings:
+    """Each token id's text, as the model's tokenizer decodes it alone (cached)."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_path)
+    return functools.lru_cache(maxsize=None)(
+        lambda token: str(tokenizer.decode([token], skip_special_tokens=True))
+    )
