@@ -22,11 +22,17 @@ CLOSED = re.compile(r"staged decode: the (?P<stage>\w+), cut at the token limit,
 DROPPED = re.compile(r"staged decode: the (?P<stage>\w+) wrote an item again, verbatim;")
 HIDDEN = re.compile(r"staged decode: the head wrote a (?P<parent>\w+)'s child again, verbatim;")
 STALE = re.compile(r"staged decode: the head wrote a (?P<parent>\w+)'s second child with nothing")
+# The worker's warm-up decodes one token of a spec before any request, and its stages are
+# cut at that limit too: the lines before its end are not the bench's.
+WARM_UP = re.compile(r'"phase": "warm-up"')
 
 
 def stage_endings(log_text: str) -> dict[str, Any]:
     """Per stage (head, targets, tail): how many were closed at the token limit, and how many
-    ended at a dropped copy; the heads ended after a stale child, and the copies hidden."""
+    ended at a dropped copy; the heads ended after a stale child, and the copies hidden. Only
+    the lines after the last warm-up count."""
+    warm_ups = list(WARM_UP.finditer(log_text))
+    log_text = log_text[warm_ups[-1].end() :] if warm_ups else log_text
     closed = Counter(m["stage"] for m in CLOSED.finditer(log_text))
     dropped = Counter(m["stage"] for m in DROPPED.finditer(log_text))
     hidden = Counter(m["parent"] for m in HIDDEN.finditer(log_text))

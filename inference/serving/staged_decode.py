@@ -203,6 +203,13 @@ def copies_in(versions: Sequence[str]) -> frozenset[str]:
     return frozenset(kept)
 
 
+def loops_in(versions: Sequence[str]) -> bool:
+    """Whether one of `versions` holds a node's second stale child (repeat_watch): a page the
+    designer made so, sections alike but for a number, which the model's rewrite would repeat
+    too, and must not end at."""
+    return any(c.stale for version in versions for c in RepeatWatch().feed(version))
+
+
 @dataclass
 class Spec:
     """The spec's text as the stages write it, and how much of it is streamed: the brackets
@@ -224,6 +231,9 @@ class Spec:
     hidden_from: int | None = None
     # Children written twice that are not hidden: an earlier version held them so (copies_in).
     kept: frozenset[str] = frozenset()
+    # Whether the head ends after a node's second stale child: not where an earlier version
+    # held such children (loops_in).
+    ends_loops: bool = True
 
     def add(self, text: str, tokens: int, reason: str | None) -> list[Copy]:
         """Add a stage's new text; the items in it written again, verbatim (RepeatWatch)."""
@@ -340,7 +350,8 @@ class Stage:
     #   which end the stage, so closing it there loses no more than the copies.
     # - "hidden" (the head): a node's interchangeable child is cut out of the spec, and the
     #   model writes on. Closing the head there would lose the rest of the page: a served spec
-    #   in three held such a copy, most of them whole specs after it.
+    #   in three held such a copy, most of them whole specs after it. The head ends only after
+    #   a node's second stale child (repeat_watch), a loop that changes a number at a time.
     # - "kept" (the middle stage, whose tabs' panels pair with labels).
     copies: Copies = "kept"
 
@@ -365,7 +376,7 @@ async def _streamed(stage: Stage, spec: Spec, ids: Ids, tokenizer: Any) -> Async
         skip = max(0, skip - len(more.text))
         if stage.copies == "hidden":
             copies = spec.hide(copies)
-        loop = _loop(copies, stage.copies)
+        loop = _loop(copies, stage.copies, spec.ends_loops)
         if loop is not None and await _dropped(stage, spec, written, loop, ids, tokenizer):
             return
         if more.finish_reason is None:
@@ -396,12 +407,12 @@ async def _closed(
     return ending
 
 
-def _loop(copies: list[Copy], kind: Copies) -> Copy | None:
+def _loop(copies: list[Copy], kind: Copies, ends_loops: bool) -> Copy | None:
     """Where a stage that writes `copies` ends: a tail at its first copy, a head after the
-    second stale child of a node (repeat_watch); None: it writes on."""
+    second stale child of a node (repeat_watch) where it `ends_loops`; None: it writes on."""
     if kind == "dropped":
         return next((c for c in copies if not c.stale), None)
-    if kind == "hidden":
+    if kind == "hidden" and ends_loops:
         return next((c for c in copies if c.stale), None)
     return None
 
@@ -449,7 +460,8 @@ async def staged(
     """A spec decoded as a head, the dialogs and tabs it aims at but never draws, then a tail
     (the module's docstring), streamed as one text. A copied child the head writes is hidden
     unless one of the `earlier` versions of the spec (a refinement's) held it twice too: the
-    designer's own, kept as they made it. A stage cut at the token limit is closed by
+    designer's own, kept as they made it. The head ends after a node's second stale child,
+    unless one of them held such children too. A stage cut at the token limit is closed by
     its grammar's shortest ending (`stage_closing`), and the stages after it run on what tokens
     are left (at least one each, and are closed in turn); the generation's finish reason stays
     "length". A tail that writes a data row again, verbatim (`repeat_watch`), ends before the
@@ -458,7 +470,7 @@ async def staged(
     is."""
     head_grammar = head_schema(schema)
     head = Run(generate(prompt, params(max_tokens=max_tokens, json=head_grammar), request_id))
-    spec = Spec(kept=copies_in(earlier))
+    spec = Spec(kept=copies_in(earlier), ends_loops=not loops_in(earlier))
     # The ids the stages spell, and which the model wrote (not a closing's, which are no
     # generated tokens: the usage counts only the model's).
     ids = Ids([])

@@ -3,7 +3,7 @@
 In batched runs the served ui adapter sometimes fills a markdown text with one word, up to the
 text's length limit: `**Weekly summary** simple simple simple ...`. It did in 25 of the 4,654
 dev-set specs kept from this machine's runs, 16 of them settings-01's (bench/RESULTS.md,
-2026-12-06, 06:00). Once a word has followed itself twice, greedy decoding writes it again and
+2026-12-06, 05:59). Once a word has followed itself twice, greedy decoding writes it again and
 again. A view's text has no use for a word three times in a row, so where a row's last tokens
 end in a word written twice, the tokens that would start it a third time are masked out, and
 the model writes its next best. Numbers ("0 0 0") and one-letter words are left alone, and a

@@ -37,3 +37,17 @@ def test_a_log_without_stages_counts_nothing() -> None:
         "head_ended_after_a_stale_child": {},
         "head_copies_hidden": {},
     }
+
+
+def test_the_warm_ups_stages_are_not_counted() -> None:
+    """The worker's warm-up decodes one token of a spec, so its head and tail are cut at that
+    limit: the lines before its startup phase line are not the bench's."""
+    warm_up = (
+        "staged decode: the head, cut at the token limit, closed with '}'\n"
+        "staged decode: the tail, cut at the token limit, closed with ''\n"
+        'macaron-startup {"end": 2.0, "phase": "warm-up", "pid": 1, "start": 1.0}\n'
+    )
+    found = stage_endings(
+        warm_up + "staged decode: the tail, cut at the token limit, closed with ''"
+    )
+    assert found["closed_at_the_token_limit"] == {"tail": 1}

@@ -636,3 +636,22 @@ def test_a_loop_after_a_hidden_copy_ends_the_head_as_shown(tokenizer: Any) -> No
     assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
     (_, _, _), (tail_prompt, _, _) = generate.calls
     assert tokenizer.decode(tail_prompt["prompt_token_ids"][3:]) + cut.respelled == shown[:-1]
+
+
+def test_a_refinement_of_a_page_with_steps_alike_writes_them_all(tokenizer: Any) -> None:
+    """Sections alike but for a number, in the version the designer refines, are theirs: the
+    model's rewrite writes them all, and its head is not ended at the second."""
+    names = [("Room", "Room"), ("Schedule", "Time")] * 3
+    steps = [wizard_step(n, heading, label) for n, (heading, label) in enumerate(names, 1)]
+    head = '{"title":"Setup","root":{"t":"page","c":[' + ",".join(steps) + "]}}"
+    cut = head_end(tokenizer.encode(head), tokenizer)
+    assert cut is not None
+    state = ',"state":{"step":1,"room":"","time":""}}'
+    version = head[:-1] + state
+
+    def generate() -> ScriptedGenerate:
+        texts = {"r1": (head, "stop"), tail_request_id("r1"): (cut.respelled + state, "stop")}
+        return ScriptedGenerate(tokenizer, texts)
+
+    assert "".join(p.text for p in run(generate(), earlier=(version,))) == version
+    assert "".join(p.text for p in run(generate())) != version  # a new screen ends it

@@ -350,7 +350,7 @@ def test_a_head_that_loops_with_small_changes_ends_whole(
     engine: VllmEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A dev-set prompt whose head writes the wizard's card again and again with other numbers
-    (wizard-03, cut at the token limit in 29 of 31 runs kept): the head ends after the second
+    (wizard-03, cut at the token limit in 29 of 32 runs kept): the head ends after the second
     card with nothing new to show (inference/serving/repeat_watch.py), and the spec ends whole
     and valid, before the limit. Without that, it runs to the limit (checked)."""
     served = EngineSettings.from_env()
