@@ -587,71 +587,77 @@ def wizard_step(n: int, heading: str, label: str) -> str:
     return json.dumps(step, separators=(",", ":"))
 
 
+WIZARD_PAGE = '{"title":"Setup","root":{"t":"page","c":['
+WIZARD_STATE = ',"state":{"step":1,"room":"","time":""}}'
+
+
+def wizard_steps(count: int) -> list[str]:
+    names = [("Room", "Room"), ("Schedule", "Time")] * (count // 2)
+    return [wizard_step(n, heading, label) for n, (heading, label) in enumerate(names, 1)]
+
+
+def looping_wizard(tokenizer: Any, before: str = "") -> tuple[ScriptedGenerate, str, str, Any]:
+    """A head that writes `before`, then a wizard's two steps again and again to the token
+    limit: its generate, its text, the spec it shows (the head ended after the fourth step,
+    the second with nothing new, then the tail) and the head's cut for the tail."""
+    steps = wizard_steps(12)
+    looping = WIZARD_PAGE + before + ",".join(steps)
+    shown = WIZARD_PAGE + before + ",".join(steps[:4]) + "]}}"
+    cut = head_end(tokenizer.encode(shown), tokenizer)
+    assert cut is not None
+    generate = ScriptedGenerate(
+        tokenizer,
+        {"r1": (looping, "length"), tail_request_id("r1"): (cut.respelled + WIZARD_STATE, "stop")},
+    )
+    return generate, looping, shown[:-1] + WIZARD_STATE, cut
+
+
 def test_a_head_that_loops_with_small_changes_ends_after_its_second_stale_child(
     tokenizer: Any,
 ) -> None:
     """A wizard's steps written again and again with other numbers, to the token limit: the
     head ends after the second step that shows nothing new (inference/serving/repeat_watch.py),
     closed by its grammar; the tail follows, and the spec ends whole, long before the limit."""
-    names = [("Room", "Room"), ("Schedule", "Time")] * 6
-    steps = [wizard_step(n, heading, label) for n, (heading, label) in enumerate(names, 1)]
-    page = '{"title":"Setup","root":{"t":"page","c":['
-    looping = page + ",".join(steps)
-    shown = page + ",".join(steps[:4]) + "]}}"
-    cut = head_end(tokenizer.encode(shown), tokenizer)
-    assert cut is not None
-    state = ',"state":{"step":1,"room":"","time":""}}'
-    generate = ScriptedGenerate(
-        tokenizer,
-        {"r1": (looping, "length"), tail_request_id("r1"): (cut.respelled + state, "stop")},
-    )
+    generate, looping, shown, cut = looping_wizard(tokenizer)
     pieces = run(generate)
     text = "".join(p.text for p in pieces)
-    assert text == shown[:-1] + state
+    assert text == shown
     assert all(text.startswith(seen) for seen in streamed_texts(pieces))
     assert validate(json.loads(text)) == []
     assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
     assert generate.yielded["r1"] < len(tokenizer.encode(looping)) // 2
     (_, _, _), (tail_prompt, _, _) = generate.calls
-    assert tokenizer.decode(tail_prompt["prompt_token_ids"][3:]) + cut.respelled == shown[:-1]
+    assert (
+        tokenizer.decode(tail_prompt["prompt_token_ids"][3:]) + cut.respelled
+        == text[: -len(WIZARD_STATE)]
+    )
 
 
 def test_a_loop_after_a_hidden_copy_ends_the_head_as_shown(tokenizer: Any) -> None:
     """A copy hidden before the loop: the head still ends after the second stale step, and the
     tail's prompt spells the spec as shown, without the copy."""
-    names = [("Room", "Room"), ("Schedule", "Time")] * 4
-    steps = [wizard_step(n, heading, label) for n, (heading, label) in enumerate(names, 1)]
-    page = '{"title":"Setup","root":{"t":"page","c":['
-    looping = page + CARD + "," + CARD + "," + ",".join(steps)
-    shown = page + CARD + "," + ",".join(steps[:4]) + "]}}"
-    cut = head_end(tokenizer.encode(shown), tokenizer)
-    assert cut is not None
-    state = ',"state":{"step":1,"room":"","time":""}}'
-    generate = ScriptedGenerate(
-        tokenizer,
-        {"r1": (looping, "length"), tail_request_id("r1"): (cut.respelled + state, "stop")},
-    )
+    generate, _, shown, cut = looping_wizard(tokenizer, before=CARD + "," + CARD + ",")
     pieces = run(generate)
-    assert "".join(p.text for p in pieces) == shown[:-1] + state
+    assert "".join(p.text for p in pieces) == shown.replace(CARD + "," + CARD, CARD)
     assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
     (_, _, _), (tail_prompt, _, _) = generate.calls
-    assert tokenizer.decode(tail_prompt["prompt_token_ids"][3:]) + cut.respelled == shown[:-1]
+    spelled = tokenizer.decode(tail_prompt["prompt_token_ids"][3:]) + cut.respelled
+    assert spelled == shown[: -len(WIZARD_STATE)].replace(CARD + "," + CARD, CARD)
 
 
 def test_a_refinement_of_a_page_with_steps_alike_writes_them_all(tokenizer: Any) -> None:
     """Sections alike but for a number, in the version the designer refines, are theirs: the
     model's rewrite writes them all, and its head is not ended at the second."""
-    names = [("Room", "Room"), ("Schedule", "Time")] * 3
-    steps = [wizard_step(n, heading, label) for n, (heading, label) in enumerate(names, 1)]
-    head = '{"title":"Setup","root":{"t":"page","c":[' + ",".join(steps) + "]}}"
+    head = WIZARD_PAGE + ",".join(wizard_steps(6)) + "]}}"
     cut = head_end(tokenizer.encode(head), tokenizer)
     assert cut is not None
-    state = ',"state":{"step":1,"room":"","time":""}}'
-    version = head[:-1] + state
+    version = head[:-1] + WIZARD_STATE
 
     def generate() -> ScriptedGenerate:
-        texts = {"r1": (head, "stop"), tail_request_id("r1"): (cut.respelled + state, "stop")}
-        return ScriptedGenerate(tokenizer, texts)
+        tail = cut.respelled + WIZARD_STATE
+        return ScriptedGenerate(
+            tokenizer, {"r1": (head, "stop"), tail_request_id("r1"): (tail, "stop")}
+        )
 
     assert "".join(p.text for p in run(generate(), earlier=(version,))) == version
     assert "".join(p.text for p in run(generate())) != version  # a new screen ends it
