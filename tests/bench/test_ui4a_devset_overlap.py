@@ -1,13 +1,17 @@
 """No UI4A-Bench dev prompt is close to a prompt the ui expert learns from: none shares a run of
-five words with one, and none has a word overlap (Jaccard, stop words aside) of 0.5 or more.
+five words with one, and none has a word overlap (Jaccard, stop words aside) of 0.5 or more;
+and none names what the pools of the name-drawing builders hold.
 
 The training prompts come through the dataset builder's public API, so the test holds for any
 ui generator behind it."""
 
 from __future__ import annotations
 
+import re
+
 from bench.overlap import JACCARD_LIMIT, content, jaccard, runs, ui_training_prompts
 from bench.ui4a_bench import devset
+from inference.offline.datasets import builder_vocab
 
 
 def test_it_reads_runs_and_overlap_as_defined() -> None:
@@ -40,3 +44,21 @@ def test_no_dev_prompt_is_close_to_a_ui_training_prompt() -> None:
                 close.append(f"{dev.id} ({dev.prompt!r}) has Jaccard {score:.2f} with {prompt!r}")
                 break
     assert close == [], "\n".join(close)
+
+
+def test_no_name_the_pricing_booking_or_auth_builders_draw_is_in_a_dev_prompt() -> None:
+    """Those builders' names come from pools (builder_vocab.py) so that the expert learns to copy
+    names; a pool name that a dev prompt asks for could be met from memory instead."""
+    names = [
+        *builder_vocab.TIER_NAMES,
+        *builder_vocab.PERKS,
+        *builder_vocab.POPULAR_BADGES,
+        *(word for venue in builder_vocab.VENUES for word in (venue[0], venue[2], *venue[3])),
+    ]
+    prompts = [dev.prompt.lower() for dev in devset.load()]
+    found = [
+        name
+        for name in names
+        if any(re.search(rf"\b{re.escape(name.lower())}\b", prompt) for prompt in prompts)
+    ]
+    assert found == []

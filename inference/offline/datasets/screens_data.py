@@ -5,6 +5,14 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
+from inference.offline.datasets.builder_vocab import (
+    CHOOSE_LABELS,
+    PERKS,
+    POPULAR_BADGES,
+    PRICE_FORMS,
+    PRICES,
+    TIER_NAMES,
+)
 from inference.offline.datasets.common import pick, sample
 from inference.offline.datasets.nodes import button, field, heading, node, page, set_, spec, text
 from inference.offline.datasets.screen import (
@@ -16,6 +24,7 @@ from inference.offline.datasets.screen import (
     find_all,
     theme_of,
 )
+from inference.offline.datasets.sections import listing
 
 ENTITIES: dict[str, tuple[list[str], list[str]]] = {
     "customers": (["name", "email", "plan"], ["Free", "Pro", "Team"]),
@@ -188,52 +197,56 @@ def dashboard(rng: Random) -> Screen:
     return screen
 
 
-TIERS = [("Free", 0), ("Starter", 9), ("Pro", 29), ("Team", 79), ("Enterprise", 199)]
-PERKS = [
-    "Unlimited projects",
-    "Priority support",
-    "Custom domain",
-    "SSO",
-    "Analytics",
-    "API access",
-    "5 seats",
-    "Audit log",
-]
+def _price(symbol: str, amount: int, period: str) -> str:
+    return "Free" if amount == 0 else f"{symbol}{amount}{period}"
 
 
 def pricing(rng: Random) -> Screen:
+    """Tiers named, priced and given perks from wide pools (builder_vocab.py), so the names a
+    prompt gives are the ones to copy."""
     brand = pick(rng, BRANDS)
-    start = rng.randint(0, 2)
-    tiers = TIERS[start : start + rng.randint(2, 3)]
-    yearly = rng.random() < 0.5
-    cards = []
-    for i, (name, price) in enumerate(tiers):
-        perks = [text(p) for p in PERKS[i * 2 : i * 2 + 2 + (i > 0)]]
-        price_nodes = [heading(f"${price}/mo", 2)]
-        if yearly:
+    names = sample(rng, TIER_NAMES, rng.randint(2, 4))
+    amounts = sorted(sample(rng, PRICES, len(names)))
+    if rng.random() < 0.3:
+        amounts[0] = 0
+    symbol, period = pick(rng, PRICE_FORMS)
+    yearly = rng.random() < 0.35
+    popular = rng.randrange(len(names)) if rng.random() < 0.5 else None
+    badge = pick(rng, POPULAR_BADGES)
+    choose = pick(rng, CHOOSE_LABELS)
+    perks = sample(rng, PERKS, len(names) * 3)
+    cards, said, perk_words = [], [], []
+    for i, (name, amount) in enumerate(zip(names, amounts, strict=True)):
+        price = _price(symbol, amount, period)
+        price_nodes = [heading(price, 2)]
+        if yearly and amount:
             price_nodes = [
-                heading(f"${price}/mo", 2, if_="!yearly"),
-                heading(f"${price * 10}/yr", 2, if_="yearly"),
+                heading(price, 2, if_="!yearly"),
+                heading(f"{symbol}{amount * 10}/yr", 2, if_="yearly"),
             ]
-        cards.append(
-            node(
-                "card",
-                *price_nodes,
-                *perks,
-                button(f"Choose {name}", set_("plan", name), "primary" if i == 1 else "secondary"),
-                title=name,
-            )
-        )
+        mine = perks[i * 3 : i * 3 + rng.randint(1, 3)]
+        perk_words.append(f"{listing([p.lower() for p in mine])} on {name}")
+        kids = [*price_nodes, *(text(p) for p in mine)]
+        if i == popular:
+            kids.insert(0, node("badge", text=badge, tone="info"))
+        label = choose.format(name=name)
+        kids.append(button(label, set_("plan", name), "primary" if i == popular else "secondary"))
+        cards.append(node("card", *kids, title=name))
+        said.append(f"{name} {price.lower() if amount == 0 else price}")
     kids = [
         heading(f"{brand} pricing"),
         node("grid", *cards, cols=len(cards)),
         text("You picked {plan}.", if_="plan"),
     ]
     state: dict[str, object] = {"plan": ""}
+    button_words = "a choose button" if "{name}" in choose else f"a '{choose}' button"
     details = [
-        f"{len(tiers)} tiers: {', '.join(n for n, _ in tiers)}",
-        "a choose button on each plan",
+        pick(rng, (f"{len(names)} tiers: {listing(said)}", f"plans {listing(said)}")),
+        f"{button_words} on each plan",
+        pick(rng, perk_words),
     ]
+    if popular is not None:
+        details.append(f"a '{badge}' badge on {names[popular]}")
     if yearly:
         kids.insert(1, node("switch", label="Yearly billing", bind="yearly"))
         state["yearly"] = False

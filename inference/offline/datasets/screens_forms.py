@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from random import Random
 
+from inference.offline.datasets.builder_vocab import (
+    BOOK_LABELS,
+    CONTACT_FIELDS,
+    HELP_LINKS,
+    IDENTIFIERS,
+    LOGIN_LABELS,
+    PARTY_LABELS,
+    SECRETS,
+    SIGNUP_EXTRAS,
+    SIGNUP_LABELS,
+    VENUES,
+)
 from inference.offline.datasets.common import pick, sample
 from inference.offline.datasets.nodes import (
+    Node,
     button,
     field,
     heading,
@@ -17,51 +30,84 @@ from inference.offline.datasets.nodes import (
     toggle,
 )
 from inference.offline.datasets.screen import BRANDS, PEOPLE, Refinement, Screen, edited, theme_of
+from inference.offline.datasets.sections import listing
+
+
+def _login_fields(rng: Random, details: list[str]) -> tuple[list[Node], dict[str, object]]:
+    ident, kind = pick(rng, IDENTIFIERS)
+    secret = pick(rng, SECRETS)
+    kids = [
+        field(ident, _key(ident), None if kind == "text" else kind, req=True),
+        field(secret, "password", "password", req=True),
+    ]
+    details.append(
+        pick(rng, (f"{ident.lower()} and {secret.lower()} fields", f"{ident} and {secret}"))
+    )
+    return kids, {_key(ident): "", "password": ""}
+
+
+def _signup_fields(rng: Random, details: list[str]) -> tuple[list[Node], dict[str, object]]:
+    extras = sorted(sample(rng, SIGNUP_EXTRAS, rng.randint(0, 3)), key=SIGNUP_EXTRAS.index)
+    kids = [
+        field(label, _key(label), None if kind == "text" else kind, req=True)
+        for label, kind in extras
+    ]
+    state: dict[str, object] = {_key(label): "" for label, _ in extras}
+    kids += [
+        field("Email", "email", "email", req=True),
+        field("Password", "password", "password", req=True, min=8),
+    ]
+    state.update(email="", password="")
+    said = [label.lower() for label, _ in extras] + ["email", "password"]
+    details += [f"fields for {listing(said)}", "a password of at least 8 characters"]
+    return kids, state
 
 
 def auth(rng: Random) -> Screen:
+    """Sign-in, sign-up and reset forms whose fields, buttons and links come from wide pools
+    (builder_vocab.py), named in the details."""
     brand = pick(rng, BRANDS)
-    mode = pick(rng, ("login", "signup", "reset"))
-    state: dict[str, object] = {"email": ""}
-    details = []
+    mode = pick(rng, ("login", "login", "signup", "reset"))
+    details: list[str] = []
+    kids: list[Node]
+    state: dict[str, object]
     if mode == "reset":
-        kids = [field("Email", "email", "email", req=True)]
-        title, done = "Reset password", "Check your inbox for a reset link."
+        kids, state = [field("Email", "email", "email", req=True)], {"email": ""}
+        title, done, submit = (
+            "Reset password",
+            "Check your inbox for a reset link.",
+            "Send reset link",
+        )
         subjects = [f"a password reset form for {brand}", f"{brand} forgot-password page"]
         details.append("an email field")
+    elif mode == "signup":
+        kids, state = _signup_fields(rng, details)
+        title, done, submit = "Create your account", "Welcome aboard!", pick(rng, SIGNUP_LABELS)
+        subjects = [f"a sign up form for {brand}", f"{brand} registration page"]
+        if rng.random() < 0.6:
+            kids.append(node("checkbox", label="I agree to the terms", bind="terms", req=True))
+            state["terms"] = False
+            details.append("a terms checkbox")
     else:
-        kids = []
-        if mode == "signup" and rng.random() < 0.6:
-            kids.append(field("Full name", "name", req=True))
-            state["name"] = ""
-            details.append("a name field")
-        kids += [
-            field("Email", "email", "email", req=True),
-            field("Password", "password", "password", req=True, min=8),
-        ]
-        state["password"] = ""
-        details += ["email and password fields", "a password of at least 8 characters"]
-        if mode == "signup":
-            title, done = "Create your account", "Welcome aboard!"
-            subjects = [f"a sign up form for {brand}", f"{brand} registration page"]
-            if rng.random() < 0.6:
-                kids.append(node("checkbox", label="I agree to the terms", bind="terms", req=True))
-                state["terms"] = False
-                details.append("a terms checkbox")
-        else:
-            title, done = f"Sign in to {brand}", "You are signed in."
-            subjects = [f"a login form for {brand}", f"{brand} sign-in screen"]
-            if rng.random() < 0.6:
-                kids.append(node("checkbox", label="Remember me", bind="remember"))
-                state["remember"] = False
-                details.append("a remember me checkbox")
-    submit = {"reset": "Send reset link", "signup": "Sign up", "login": "Sign in"}[mode]
-    form = node("form", *kids, submit=submit, on=set_("done", True))
+        kids, state = _login_fields(rng, details)
+        title, done, submit = f"Sign in to {brand}", "You are signed in.", pick(rng, LOGIN_LABELS)
+        subjects = [f"a login form for {brand}", f"{brand} sign-in screen"]
+        if rng.random() < 0.5:
+            kids.append(node("checkbox", label="Remember me", bind="remember"))
+            state["remember"] = False
+            details.append("a remember me checkbox")
+    details.append(f"a '{submit}' button")
     state["done"] = False
+    form = node("form", *kids, submit=submit, on=set_("done", True))
     body = [heading(title), form, node("alert", if_="done", tone="success", text=done)]
     if mode == "login" and rng.random() < 0.5:
-        body.insert(2, button("Continue with Google", kind="secondary"))
-        details.append("a Google sign-in button")
+        link = pick(rng, HELP_LINKS)
+        state["help"] = False
+        body[2:2] = [
+            button(link, set_("help", True), "ghost"),
+            text("We sent you a link to get back in.", if_="help"),
+        ]
+        details.append(f"a '{link}' link")
     root = page(node("card", *body))
     screen = Screen("auth", subjects, details, spec(title, root, state, theme=theme_of(rng)))
     if mode == "login" and "remember" not in state:
@@ -291,54 +337,78 @@ def wizard(rng: Random) -> Screen:
     )
 
 
+def _slots(rng: Random) -> list[str]:
+    """3 to 6 times, every half hour or hour, from a start between 07:00 and 18:00."""
+    start, step = rng.randint(14, 36), pick(rng, (1, 1, 2))
+    halves = range(start, start + step * rng.randint(3, 6), step)
+    return [f"{h // 2:02d}:{30 * (h % 2):02d}" for h in halves]
+
+
+def _key(label: str) -> str:
+    return "_".join(label.lower().split())
+
+
+def _contact(rng: Random, label: str, kind: str) -> Node:
+    if kind == "textarea":
+        return node("textarea", label=label, bind=_key(label))
+    req = rng.random() < 0.5 or None
+    return field(label, _key(label), None if kind == "text" else kind, req=req)
+
+
 def booking(rng: Random) -> Screen:
-    place = pick(
-        rng, ("restaurant", "hair salon", "dentist", "yoga studio", "meeting room", "tennis court")
-    )
-    slots = sample(rng, ["09:00", "10:30", "12:00", "13:30", "15:00", "16:30", "18:00", "19:30"], 4)
-    state: dict[str, object] = {"date": "", "time": slots[0], "guests": 2, "booked": False}
-    form = node(
-        "form",
-        field("Date", "date", "date", req=True),
-        node("select", label="Time", bind="time", opts=slots),
-        node("slider", label="Guests", bind="guests", min=1, max=8),
-        submit="Book",
-        on=set_("booked", True),
-    )
+    """A venue's booking form from wide pools (builder_vocab.py): what is picked, the time slots,
+    a party size, the contact fields and the button differ from screen to screen, and the
+    details name them."""
+    place, thing, picker, options = pick(rng, VENUES)
+    kids: list[Node] = []
+    state: dict[str, object] = {}
+    details: list[str] = []
+    if rng.random() < 0.7:
+        chosen = sample(rng, options, rng.randint(2, len(options)))
+        kind = pick(rng, ("select", "radio"))
+        kids.append(node(kind, label=picker, bind="choice", opts=chosen))
+        state["choice"] = chosen[0]
+        said = "dropdown" if kind == "select" else "choice"
+        details.append(f"a {picker.lower()} {said} ({', '.join(chosen)})")
+    if rng.random() < 0.7:
+        kids.append(field("Date", "date", "date", req=True))
+        state["date"] = ""
+        details.append("a date")
+    slots = _slots(rng)
+    kids.append(node(pick(rng, ("select", "radio")), label="Time", bind="time", opts=slots))
+    state["time"] = slots[0]
+    details.append(f"time slots {' '.join(slots)}")
+    if rng.random() < 0.6:
+        party, most = pick(rng, PARTY_LABELS), rng.randint(4, 12)
+        if rng.random() < 0.5:
+            kids.append(node("slider", label=party, bind="party", min=1, max=most))
+        else:
+            kids.append(field(party, "party", "number", min=1, max=most))
+        state["party"] = 2
+        details.append(f"{party.lower()} from 1 to {most}")
+    contacts = sample(rng, CONTACT_FIELDS, rng.randint(1, 3))
+    for label, kind in contacts:
+        kids.append(_contact(rng, label, kind))
+        state[_key(label)] = ""
+    details.append(f"{listing([label.lower() for label, _ in contacts])} fields")
+    submit = pick(rng, BOOK_LABELS)
+    details.append(f"a '{submit}' button")
+    named = [_key(label) for label, _ in contacts if "name" in label.lower()]
+    done = f"Thanks {{{named[0]}}}, you're booked for {{time}}." if named else "Booked for {time}."
+    state["booked"] = False
     root = page(
-        heading(f"Book a {place}"),
-        node("card", form),
-        node(
-            "alert",
-            if_="booked",
-            tone="success",
-            text="Booked for {date} at {time}, {guests} guests.",
-        ),
+        heading(f"Book {thing} at the {place}"),
+        node("card", node("form", *kids, submit=submit, on=set_("booked", True))),
+        node("alert", if_="booked", tone="success", text=done),
     )
-    details = ["a date picker", "time slots", "a guest count"]
-    data = None
-    if rng.random() < 0.5:
-        rows = [
-            {
-                "date": f"2026-0{rng.randint(1, 9)}-{rng.randint(10, 28)}",
-                "time": pick(rng, slots),
-                "who": pick(rng, PEOPLE),
-            }
-            for _ in range(4)
-        ]
-        root["c"].append(
-            node("table", data="bookings", title="Upcoming", cols=["date", "time", "who"])
-        )
-        data = {"bookings": rows}
-        details.append("a table of upcoming bookings")
     subjects = [
         f"a booking form for a {place}",
         f"{place} reservation screen",
-        f"calendar booking page for a {place}",
+        f"a form to book {thing} at a {place}",
     ]
     return Screen(
         "booking",
         subjects,
         details,
-        spec(f"{place.capitalize()} booking", root, state, theme=theme_of(rng), data=data),
+        spec(f"{place.capitalize()} booking", root, state, theme=theme_of(rng)),
     )

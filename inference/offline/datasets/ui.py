@@ -3,7 +3,8 @@
 Most pairs are composed spec-first (compose.py): a domain and sections are sampled into a spec,
 then the prompt is written from the spec, so every detail a prompt names is in its answer. A
 small share still comes from the thirteen hand-written screen builders, whose auth, pricing,
-kanban, chat and checkout layouts the composer does not make.
+kanban, chat and checkout layouts the composer does not make; more from the three of them (auth,
+pricing, booking) that draw their names from wide pools (builder_vocab.py).
 
 A refinement is a second turn: the first prompt and its spec, then "rename the second column to
 Due" and the whole new spec (a spec is short; a patch format would be one more thing to learn).
@@ -37,6 +38,9 @@ KINDS: dict[str, Builder] = {
     "chat": screens_data.chat,
     "search": screens_data.search,
 }
+# Builders whose names come from wide pools (builder_vocab.py): more of their screens are drawn,
+# since their names can only be learned by copying them from the prompt.
+NAMED_KINDS = ("auth", "pricing", "booking")
 STYLES = ("terse", "chatty", "detailed", "typos")
 CHATTY = (
     "hey! could you make me {s}? thanks",
@@ -76,11 +80,14 @@ def checked(spec: dict[str, Any]) -> str:
     return compact(spec)
 
 
-def legacy(rng: Random, screens_per_kind: int, refine_share: float) -> list[Record]:
-    """Pairs from the hand-written builders, every kind and phrasing style."""
+def legacy(
+    rng: Random, screens_per_kind: int, refine_share: float, kinds: tuple[str, ...] = tuple(KINDS)
+) -> list[Record]:
+    """Pairs from the hand-written builders, every phrasing style: every kind, or `kinds`."""
     out: list[Record] = []
     for _ in range(screens_per_kind):
-        for kind, build in KINDS.items():
+        for kind in kinds:
+            build = KINDS[kind]
             screen = build(rng)
             assert screen.kind == kind, (screen.kind, kind)
             answer = checked(screen.spec)
@@ -120,13 +127,16 @@ def generate(
     refine_share: float = 0.3,
     data_dashboards_count: int = 1200,
     mixed_count: int = 1500,
+    named_per_kind: int = 150,
 ) -> list[Record]:
     """Composed pairs first, then a small share from the hand-written builders, then
-    dashboards over a dataset profile, then screens whose lists are drawn across domains (each
-    added last, so that adding it left the others as they were)."""
+    dashboards over a dataset profile, then screens whose lists are drawn across domains, then
+    more of the builders named from wide pools (each added last, so that adding it left the
+    others as they were)."""
     rng = Random(seed)
     out = composed(rng, composed_count, refine_share)
     out += legacy(rng, screens_per_kind, refine_share)
     out += data_dashboards.generate(rng, data_dashboards_count, checked)
     out += composed(rng, mixed_count, refine_share, mixed=True)
+    out += legacy(rng, named_per_kind, refine_share, NAMED_KINDS)
     return unique(out)

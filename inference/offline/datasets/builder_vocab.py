@@ -1,0 +1,147 @@
+"""What the pricing, booking and auth builders name their tiers, venues, fields and buttons.
+
+Those builders once drew from a handful of fixed names (five tiers, one booking form, one login
+form), so the expert learned the names rather than to copy them: asked for "Creator $12/mo" it
+wrote "Starter $9/mo" (bench/RESULTS.md, 2026-12-06, 09:00). Each pool here is wide, the prompt
+names what was drawn, and a test checks that no name of a pool appears in a UI4A-Bench dev
+prompt, so the bench can only be helped by copying from the request.
+"""
+
+from __future__ import annotations
+
+TIER_NAMES = (
+    "Solo",
+    "Duo",
+    "Family",
+    "Agency",
+    "Lite",
+    "Core",
+    "Growth",
+    "Indie",
+    "Maker",
+    "Premium",
+    "Essential",
+    "Advanced",
+    "Bronze",
+    "Gold",
+    "Platinum",
+    "Seedling",
+    "Sprout",
+    "Grove",
+    "Pocket",
+    "Everyday",
+    "Academy",
+    "Campus",
+    "Nonprofit",
+    "Explorer",
+    "Voyager",
+    "Captain",
+    "Weekender",
+    "Flex",
+    "Casual",
+    "Regular",
+    "Devoted",
+    "Small shop",
+    "Growing team",
+    "Whole company",
+)
+PERKS = (
+    "Unlimited projects",
+    "Priority support",
+    "Analytics",
+    "5 GB storage",
+    "50 GB storage",
+    "1 TB storage",
+    "3 team members",
+    "10 team members",
+    "Unlimited members",
+    "Email support",
+    "Phone support",
+    "Offline mode",
+    "Version history",
+    "Advanced reports",
+    "Daily backups",
+    "No ads",
+    "HD streaming",
+    "Early access",
+    "Free shipping",
+    "Monthly check-in",
+    "Dedicated manager",
+    "Custom branding",
+    "Export to PDF",
+    "2 screens",
+    "4 screens",
+    "Guest passes",
+    "Member events",
+    "100 uploads a month",
+    "Unlimited uploads",
+    "Shared calendars",
+)
+PRICES = (5, 7, 9, 10, 14, 15, 19, 20, 24, 29, 35, 39, 45, 59, 79, 99, 129, 199)
+# (symbol, period as written on the card): how a price reads.
+PRICE_FORMS = (("$", "/mo"), ("$", "/month"), ("€", "/mo"), ("£", "/mo"), ("$", " a month"))
+CHOOSE_LABELS = ("Choose {name}", "Get {name}", "Start with {name}", "Pick {name}", "Select")
+POPULAR_BADGES = ("Recommended", "Our pick", "Top choice", "Fan favourite")
+
+# (place, what is booked, the picker's label, its options)
+VENUES = (
+    ("restaurant", "a table", "Seating", ("Inside", "Terrace", "Lounge", "Patio")),
+    ("hair salon", "an appointment", "Hairdresser", ("Dara", "Tom", "Marta", "Kenji", "Lou")),
+    ("tennis club", "a court", "Court", ("Court 1", "Court 2", "Court 3", "Clay court")),
+    ("shared office", "a desk", "Floor", ("Maple", "Cedar", "Willow", "Birch", "Oak")),
+    ("photographer", "a shoot", "Package", ("Headshots", "Family", "Still life", "Portrait")),
+    ("bouldering hall", "a session", "Instructor", ("Sven", "Nadia", "Jamal", "Yuki")),
+    ("spa", "a treatment", "Treatment", ("Massage", "Facial", "Sauna", "Hot stone")),
+    ("bike repair shop", "a repair", "Repair", ("Tune-up", "Flat tyre", "Brakes", "Gears")),
+    (
+        "language school",
+        "a lesson",
+        "Course language",
+        ("Portuguese", "German", "Italian", "Korean"),
+    ),
+    ("car wash", "a wash", "Wash", ("Outside only", "Inside and out", "Deluxe")),
+    ("dog groomer", "a groom", "Dog weight", ("Under 10 kg", "10 to 25 kg", "Over 25 kg")),
+    ("music school", "a lesson", "Instrument", ("Piano", "Guitar", "Violin", "Drums")),
+)
+PARTY_LABELS = ("Guests", "People", "Party size", "Players", "Seats", "Attendees")
+CONTACT_FIELDS = (
+    ("Name", "text"),
+    ("Full name", "text"),
+    ("Phone", "tel"),
+    ("Mobile", "tel"),
+    ("Email", "email"),
+    ("Notes", "textarea"),
+    ("Special requests", "textarea"),
+)
+BOOK_LABELS = ("Book", "Book now", "Request booking", "Confirm booking", "Hold my spot")
+
+# Who signs in: the identifier's label and input kind.
+IDENTIFIERS = (
+    ("Email", "email"),
+    ("Username", "text"),
+    ("Email or username", "text"),
+    ("Employee number", "text"),
+    ("Student ID", "text"),
+    ("Customer number", "text"),
+    ("Phone number", "tel"),
+    ("Account name", "text"),
+)
+SECRETS = ("Password", "Passcode", "Access code", "Secret phrase")
+LOGIN_LABELS = ("Sign in", "Log in", "Continue", "Let me in", "Go", "Open my account")
+SIGNUP_LABELS = ("Sign up", "Create account", "Register", "Get started", "Start my account")
+HELP_LINKS = (
+    "Forgot password?",
+    "Need help?",
+    "New here? Register",
+    "Trouble signing in?",
+    "Use a passkey",
+)
+SIGNUP_EXTRAS = (
+    ("First name", "text"),
+    ("Last name", "text"),
+    ("Full name", "text"),
+    ("Username", "text"),
+    ("Date of birth", "date"),
+    ("Company", "text"),
+    ("Phone", "tel"),
+)

@@ -1,0 +1,78 @@
+"""The pricing, booking and auth builders draw their names from wide pools, put every name
+their details give into the spec, and write valid specs."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from random import Random
+
+from inference.offline.datasets import ui
+from inference.offline.datasets.screen import Builder, Screen
+from inference.offline.datasets.screens_data import pricing
+from inference.offline.datasets.screens_forms import auth, booking
+
+QUOTED = re.compile(r"'([^']+)'")
+
+
+def screens(build: Builder, count: int = 200) -> list[Screen]:
+    rng = Random(7)
+    return [build(rng) for _ in range(count)]
+
+
+def spec_text(screen: Screen) -> str:
+    return ui.checked(screen.spec)  # raises on an invalid spec
+
+
+def test_every_quoted_label_in_the_details_is_in_the_spec() -> None:
+    for build in (pricing, booking, auth):
+        for screen in screens(build):
+            text = spec_text(screen)
+            for detail in screen.details:
+                for quoted in QUOTED.findall(detail):
+                    assert json.dumps(quoted)[1:-1] in text, (detail, text[:300])
+
+
+def test_pricing_names_its_tiers_and_prices_as_the_cards_show_them() -> None:
+    titles: Counter[str] = Counter()
+    for screen in screens(pricing):
+        cards = next(c for c in screen.spec["root"]["c"] if c["t"] == "grid")["c"]
+        listed = next(d for d in screen.details if "tiers:" in d or d.startswith("plans "))
+        for card in cards:
+            titles[card["title"]] += 1
+            assert card["title"] in listed
+            price = next(k["text"] for k in card["c"] if k["t"] == "heading")
+            assert price.lower() in listed.lower()
+    assert len(titles) >= 25  # no handful of tier names to learn by heart
+    assert max(titles.values()) < 0.1 * sum(titles.values())
+
+
+def test_booking_varies_its_fields_slots_and_button() -> None:
+    layouts, buttons, slots = set(), set(), set()
+    for screen in screens(booking):
+        form = screen.spec["root"]["c"][1]["c"][0]
+        layouts.add(tuple(k.get("label") for k in form["c"]))
+        buttons.add(form["submit"])
+        time = next(k for k in form["c"] if k.get("label") == "Time")
+        slots.add(tuple(time["opts"]))
+        assert any(" ".join(time["opts"]) in d for d in screen.details)
+    assert len(layouts) >= 100 and len(buttons) >= 4 and len(slots) >= 30
+
+
+def test_auth_varies_its_fields_and_buttons() -> None:
+    labels: set[str] = set()
+    buttons: set[str] = set()
+    for screen in screens(auth):
+        form = screen.spec["root"]["c"][0]["c"][1]
+        labels.update(k.get("label") for k in form["c"])
+        buttons.add(form["submit"])
+    assert len(labels) >= 12 and len(buttons) >= 8
+
+
+def test_the_named_builders_get_more_screens_than_the_others() -> None:
+    kinds = Counter(
+        r["kind"] for r in ui.generate(0, composed_count=0, mixed_count=0, data_dashboards_count=0)
+    )
+    for kind in ui.NAMED_KINDS:
+        assert kinds[kind] >= 5 * kinds["kanban"], kinds
