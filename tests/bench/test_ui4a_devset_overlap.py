@@ -46,7 +46,7 @@ def test_no_dev_prompt_is_close_to_a_ui_training_prompt() -> None:
     assert close == [], "\n".join(close)
 
 
-def test_no_name_the_pricing_booking_or_auth_builders_draw_is_in_a_dev_prompt() -> None:
+def test_no_name_the_pool_drawing_builders_draw_is_in_a_dev_prompt() -> None:
     """Those builders' names come from pools (builder_vocab.py) so that the expert learns to copy
     names; a pool name that a dev prompt asks for could be met from memory instead."""
     names = [
@@ -54,6 +54,7 @@ def test_no_name_the_pricing_booking_or_auth_builders_draw_is_in_a_dev_prompt() 
         *builder_vocab.PERKS,
         *builder_vocab.POPULAR_BADGES,
         *(word for venue in builder_vocab.VENUES for word in (venue[0], venue[2], *venue[3])),
+        *(word for shop, goods in builder_vocab.SHOPS for word in (shop, *(g for g, _ in goods))),
     ]
     prompts = [dev.prompt.lower() for dev in devset.load()]
     found = [

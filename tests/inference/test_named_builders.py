@@ -1,4 +1,4 @@
-"""The pricing, booking and auth builders draw their names from wide pools, put every name
+"""The pricing, booking, auth and products builders draw their names from wide pools, put every name
 their details give into the spec, and write valid specs."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections import Counter
 from random import Random
 
 from inference.offline.datasets import ui
-from inference.offline.datasets.screen import Builder, Screen
-from inference.offline.datasets.screens_data import pricing
+from inference.offline.datasets.screen import Builder, Screen, find_all
+from inference.offline.datasets.screens_data import pricing, products
 from inference.offline.datasets.screens_forms import auth, booking
 
 QUOTED = re.compile(r"'([^']+)'")
@@ -22,11 +22,15 @@ def screens(build: Builder, count: int = 200) -> list[Screen]:
 
 
 def spec_text(screen: Screen) -> str:
-    return ui.checked(screen.spec)  # raises on an invalid spec
+    """The spec's text, `{key}`s shown with their state's first values, as the view shows them."""
+    text = ui.checked(screen.spec)  # raises on an invalid spec
+    for key, value in screen.spec.get("state", {}).items():
+        text = text.replace("{" + key + "}", str(value))
+    return text
 
 
 def test_every_quoted_label_in_the_details_is_in_the_spec() -> None:
-    for build in (pricing, booking, auth):
+    for build in (pricing, booking, auth, products):
         for screen in screens(build):
             text = spec_text(screen)
             for detail in screen.details:
@@ -76,3 +80,15 @@ def test_the_named_builders_get_more_screens_than_the_others() -> None:
     )
     for kind in ui.NAMED_KINDS:
         assert kinds[kind] >= 5 * kinds["kanban"], kinds
+
+
+def test_products_lists_the_goods_and_prices_its_cards_show() -> None:
+    goods: Counter[str] = Counter()
+    for screen in screens(products):
+        listed = screen.details[0]
+        for card in find_all(screen.spec["root"], "card"):
+            name = next(k["text"] for k in card["c"] if k["t"] == "heading")
+            price = next(k["text"] for k in card["c"] if k["t"] == "text")
+            assert f"{name} {price}" in listed
+            goods[name] += 1
+    assert len(goods) >= 30

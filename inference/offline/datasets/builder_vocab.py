@@ -145,3 +145,40 @@ SIGNUP_EXTRAS = (
     ("Company", "text"),
     ("Phone", "tel"),
 )
+
+# (shop, its goods with prices)
+SHOPS = (
+    (
+        "patisserie",
+        (("Sourdough loaf", 6), ("Cinnamon bun", 4), ("Rye bread", 5), ("Carrot cake", 22)),
+    ),
+    (
+        "hardware store",
+        (("Cordless drill", 89), ("Tape measure", 12), ("Claw hammer", 18), ("Spirit level", 15)),
+    ),
+    (
+        "sports shop",
+        (("Yoga mat", 35), ("Dumbbell pair", 45), ("Skipping rope", 9), ("Running socks", 12)),
+    ),
+    ("pet shop", (("Dog bed", 49), ("Cat tree", 79), ("Chew toy", 8), ("Bird feeder", 19))),
+    (
+        "stationery shop",
+        (("Fountain pen", 28), ("Sketchbook", 14), ("Washi tape", 5), ("Desk planner", 19)),
+    ),
+    (
+        "kitchen store",
+        (("Chef's knife", 59), ("Cast iron pan", 45), ("Cutting board", 25), ("Teapot", 29)),
+    ),
+    ("toy shop", (("Jigsaw", 18), ("Kite", 22), ("Building blocks", 35), ("Plush fox", 19))),
+    (
+        "skincare shop",
+        (("Lip balm", 6), ("Face cream", 24), ("Shampoo bar", 11), ("Sunscreen", 16)),
+    ),
+    (
+        "gadget shop",
+        (("Phone charger", 19), ("USB hub", 29), ("Webcam", 59), ("Power bank", 39)),
+    ),
+    ("cheese shop", (("Aged gouda", 14), ("Brie", 9), ("Blue stilton", 12), ("Goat cheese", 8))),
+)
+BUY_LABELS = ("Add to cart", "Add to bag", "Buy now", "Add", "Add to order")
+CART_BADGES = ("Cart: {cart}", "Bag ({cart})", "{cart} in cart", "Items: {cart}")

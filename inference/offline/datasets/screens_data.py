@@ -6,11 +6,14 @@ from random import Random
 from typing import Any
 
 from inference.offline.datasets.builder_vocab import (
+    BUY_LABELS,
+    CART_BADGES,
     CHOOSE_LABELS,
     PERKS,
     POPULAR_BADGES,
     PRICE_FORMS,
     PRICES,
+    SHOPS,
     TIER_NAMES,
 )
 from inference.offline.datasets.common import pick, sample
@@ -239,14 +242,14 @@ def pricing(rng: Random) -> Screen:
         text("You picked {plan}.", if_="plan"),
     ]
     state: dict[str, object] = {"plan": ""}
-    button_words = "a choose button" if "{name}" in choose else f"a '{choose}' button"
+    button_words = "a choose button" if "{name}" in choose else f"a button saying '{choose}'"
     details = [
         pick(rng, (f"{len(names)} tiers: {listing(said)}", f"plans {listing(said)}")),
         f"{button_words} on each plan",
         pick(rng, perk_words),
     ]
     if popular is not None:
-        details.append(f"a '{badge}' badge on {names[popular]}")
+        details.append(f"a badge saying '{badge}' on {names[popular]}")
     if yearly:
         kids.insert(1, node("switch", label="Yearly billing", bind="yearly"))
         state["yearly"] = False
@@ -264,50 +267,45 @@ def pricing(rng: Random) -> Screen:
     )
 
 
-GOODS = [
-    ("Desk lamp", 39),
-    ("Headphones", 129),
-    ("Backpack", 59),
-    ("Notebook", 12),
-    ("Water bottle", 25),
-    ("Keyboard", 89),
-    ("Plant pot", 18),
-    ("Sneakers", 110),
-]
-
-
 def products(rng: Random) -> Screen:
+    """A shop's goods, prices, buy button and cart badge from wide pools (builder_vocab.py),
+    named in the details."""
     brand = pick(rng, BRANDS)
-    goods = sample(rng, GOODS, rng.choice((1, 3, 4)))
+    shop, stock = pick(rng, SHOPS)
+    goods = sample(rng, stock, rng.choice((1, 3, 4)))
+    buy, cart = pick(rng, BUY_LABELS), pick(rng, CART_BADGES)
+    fresh = pick(rng, goods)[0] if rng.random() < 0.3 else ""
     cards = []
     for name, price in goods:
-        slug = name.lower().replace(" ", "-")
+        slug = name.lower().replace(" ", "-").replace("'", "")
         kids = [
             node("image", src=f"https://example.com/img/{slug}.jpg", alt=name),
             heading(name, 3),
             text(f"${price}"),
         ]
-        if rng.random() < 0.3:
+        if name == fresh:
             kids.append(node("badge", text="New", tone="success"))
-        kids.append(button("Add to cart", {"do": "increment", "path": "cart", "by": 1}))
+        kids.append(button(buy, {"do": "increment", "path": "cart", "by": 1}))
         cards.append(node("card", *kids))
     body = cards[0] if len(cards) == 1 else node("grid", *cards, cols=min(len(cards), 4))
-    root = page(
-        node("row", heading(f"{brand} shop"), node("badge", text="Cart: {cart}", tone="info")), body
-    )
+    title = f"{brand} {shop}"
+    root = page(node("row", heading(title), node("badge", text=cart, tone="info")), body)
     one = len(goods) == 1
     subjects = (
         [f"a product card for a {goods[0][0].lower()}"]
         if one
-        else [
-            f"a product grid for {brand}",
-            "an online shop product listing",
-            f"{len(goods)} product cards",
-        ]
+        else [f"a product grid for a {shop}", f"an online {shop}", f"{brand} {shop} listing"]
     )
-    details = ["product images", "prices", "add to cart buttons", "a cart counter"]
+    details = [
+        listing([f"{name} ${price}" for name, price in goods]),
+        f"'{buy}' buttons" if not one else f"a button saying '{buy}'",
+        f"a cart badge showing '{cart.replace('{cart}', '0')}'",
+        "product images",
+    ]
+    if fresh:
+        details.append(f"a 'New' badge on the {fresh.lower()}")
     return Screen(
-        "products", subjects, details, spec(f"{brand} shop", root, {"cart": 0}, theme=theme_of(rng))
+        "products", subjects, details, spec(title, root, {"cart": 0}, theme=theme_of(rng))
     )
 
 

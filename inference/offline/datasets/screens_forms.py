@@ -96,7 +96,7 @@ def auth(rng: Random) -> Screen:
             kids.append(node("checkbox", label="Remember me", bind="remember"))
             state["remember"] = False
             details.append("a remember me checkbox")
-    details.append(f"a '{submit}' button")
+    details.append(f"a button saying '{submit}'")
     state["done"] = False
     form = node("form", *kids, submit=submit, on=set_("done", True))
     body = [heading(title), form, node("alert", if_="done", tone="success", text=done)]
@@ -107,7 +107,7 @@ def auth(rng: Random) -> Screen:
             button(link, set_("help", True), "ghost"),
             text("We sent you a link to get back in.", if_="help"),
         ]
-        details.append(f"a '{link}' link")
+        details.append(f"a link saying '{link}'")
     root = page(node("card", *body))
     screen = Screen("auth", subjects, details, spec(title, root, state, theme=theme_of(rng)))
     if mode == "login" and "remember" not in state:
@@ -392,7 +392,7 @@ def booking(rng: Random) -> Screen:
         state[_key(label)] = ""
     details.append(f"{listing([label.lower() for label, _ in contacts])} fields")
     submit = pick(rng, BOOK_LABELS)
-    details.append(f"a '{submit}' button")
+    details.append(f"a button saying '{submit}'")
     named = [_key(label) for label, _ in contacts if "name" in label.lower()]
     done = f"Thanks {{{named[0]}}}, you're booked for {{time}}." if named else "Booked for {time}."
     state["booked"] = False
