@@ -55,6 +55,8 @@ def test_no_name_the_pool_drawing_builders_draw_is_in_a_dev_prompt() -> None:
         *builder_vocab.POPULAR_BADGES,
         *(word for venue in builder_vocab.VENUES for word in (venue[0], venue[2], *venue[3])),
         *(word for shop, goods in builder_vocab.SHOPS for word in (shop, *(g for g, _ in goods))),
+        *builder_vocab.SHIPPING,
+        *builder_vocab.PAYMENTS,
     ]
     prompts = [dev.prompt.lower() for dev in devset.load()]
     found = [

@@ -1,5 +1,5 @@
-"""The pricing, booking, auth and products builders draw their names from wide pools, put every name
-their details give into the spec, and write valid specs."""
+"""The pricing, booking, auth, products and checkout builders draw their names from wide pools,
+put every name their details give into the spec, and write valid specs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from random import Random
 from inference.offline.datasets import ui
 from inference.offline.datasets.screen import Builder, Screen, find_all
 from inference.offline.datasets.screens_data import pricing, products
-from inference.offline.datasets.screens_forms import auth, booking
+from inference.offline.datasets.screens_forms import auth, booking, checkout
+from inference.offline.datasets.vocab import HELD_OUT_WORDS
 
 QUOTED = re.compile(r"'([^']+)'")
 
@@ -30,7 +31,7 @@ def spec_text(screen: Screen) -> str:
 
 
 def test_every_quoted_label_in_the_details_is_in_the_spec() -> None:
-    for build in (pricing, booking, auth, products):
+    for build in (pricing, booking, auth, products, checkout):
         for screen in screens(build):
             text = spec_text(screen)
             for detail in screen.details:
@@ -92,3 +93,10 @@ def test_products_lists_the_goods_and_prices_its_cards_show() -> None:
             assert f"{name} {price}" in listed
             goods[name] += 1
     assert len(goods) >= 30
+
+
+def test_their_prompts_and_specs_name_no_held_out_kind() -> None:
+    for kind in ui.NAMED_KINDS:
+        for screen in screens(ui.KINDS[kind], 100):
+            said = " ".join([*screen.subjects, *screen.details, spec_text(screen)]).lower()
+            assert not [w for w in HELD_OUT_WORDS if re.search(rf"\b{w}\b", said)], said[:300]

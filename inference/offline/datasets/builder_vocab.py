@@ -101,7 +101,7 @@ VENUES = (
     ),
     ("car wash", "a wash", "Wash", ("Outside only", "Inside and out", "Deluxe")),
     ("dog groomer", "a groom", "Dog weight", ("Under 10 kg", "10 to 25 kg", "Over 25 kg")),
-    ("music school", "a lesson", "Instrument", ("Piano", "Guitar", "Violin", "Drums")),
+    ("art school", "a class", "Technique", ("Watercolour", "Charcoal", "Oils", "Clay")),
 )
 PARTY_LABELS = ("Guests", "People", "Party size", "Players", "Seats", "Attendees")
 CONTACT_FIELDS = (
@@ -180,5 +180,19 @@ SHOPS = (
     ),
     ("cheese shop", (("Aged gouda", 14), ("Brie", 9), ("Blue stilton", 12), ("Goat cheese", 8))),
 )
-BUY_LABELS = ("Add to cart", "Add to bag", "Buy now", "Add", "Add to order")
+BUY_LABELS = ("Add to bag", "Buy now", "Add", "Add to order", "Put in cart")
 CART_BADGES = ("Cart: {cart}", "Bag ({cart})", "{cart} in cart", "Items: {cart}")
+
+SHIPPING = ("Economy", "Next day", "Courier", "Pickup in store", "Locker", "Same day", "Tracked")
+PAYMENTS = ("Credit card", "Debit card", "PayPal", "Bank transfer", "Gift card", "Cash on delivery")
+ADDRESS_FIELDS = (
+    ("Full name", "text"),
+    ("Email", "email"),
+    ("Phone", "tel"),
+    ("Street", "text"),
+    ("Address", "text"),
+    ("City", "text"),
+    ("Postcode", "text"),
+    ("Company name", "text"),
+)
+PAY_LABELS = ("Place order", "Pay now", "Complete purchase", "Confirm order", "Pay {total}")

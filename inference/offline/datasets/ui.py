@@ -3,8 +3,8 @@
 Most pairs are composed spec-first (compose.py): a domain and sections are sampled into a spec,
 then the prompt is written from the spec, so every detail a prompt names is in its answer. A
 small share still comes from the thirteen hand-written screen builders, whose auth, pricing,
-kanban, chat and checkout layouts the composer does not make; more from the four of them (auth,
-pricing, booking, products) that draw their names from wide pools (builder_vocab.py).
+kanban, chat and checkout layouts the composer does not make; more from the five of them (auth,
+pricing, booking, products, checkout) that draw their names from wide pools (builder_vocab.py).
 
 A refinement is a second turn: the first prompt and its spec, then "rename the second column to
 Due" and the whole new spec (a spec is short; a patch format would be one more thing to learn).
@@ -40,7 +40,7 @@ KINDS: dict[str, Builder] = {
 }
 # Builders whose names come from wide pools (builder_vocab.py): more of their screens are drawn,
 # since their names can only be learned by copying them from the prompt.
-NAMED_KINDS = ("auth", "pricing", "booking", "products")
+NAMED_KINDS = ("auth", "pricing", "booking", "products", "checkout")
 STYLES = ("terse", "chatty", "detailed", "typos")
 CHATTY = (
     "hey! could you make me {s}? thanks",
