@@ -1,10 +1,11 @@
-"""What the pricing, booking and auth builders name their tiers, venues, fields and buttons.
+"""What the pricing, booking, auth, products and checkout builders name their tiers, venues, goods,
+fields and buttons.
 
 Those builders once drew from a handful of fixed names (five tiers, one booking form, one login
-form), so the expert learned the names rather than to copy them: asked for "Creator $12/mo" it
-wrote "Starter $9/mo" (bench/RESULTS.md, 2026-12-06, 09:00). Each pool here is wide, the prompt
-names what was drawn, and a test checks that no name of a pool appears in a UI4A-Bench dev
-prompt, so the bench can only be helped by copying from the request.
+form) that their prompts seldom named, so the expert could learn the names by heart but not that
+they come from the request. Each pool here is wide, the prompt names what was drawn, and a test
+checks that no name of a pool appears in a UI4A-Bench dev prompt, so the bench can only be
+helped by copying from the request.
 """
 
 from __future__ import annotations
