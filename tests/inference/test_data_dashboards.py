@@ -30,7 +30,12 @@ def test_every_answer_resolves_against_the_profiled_tables() -> None:
 
 def test_they_join_the_ui_dataset_after_the_other_examples() -> None:
     records = ui.generate(
-        0, composed_count=30, screens_per_kind=1, data_dashboards_count=20, mixed_count=10
+        0,
+        composed_count=30,
+        screens_per_kind=1,
+        data_dashboards_count=20,
+        mixed_count=10,
+        named_per_kind=0,
     )
     kinds = [r["kind"] for r in records]
     assert kinds.count("data-dashboard") == 20

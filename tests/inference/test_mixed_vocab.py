@@ -87,7 +87,12 @@ def test_it_keeps_the_held_out_kinds_out() -> None:
 
 
 def test_adding_them_leaves_the_rest_of_the_dataset_as_it_was() -> None:
-    small = {"composed_count": 40, "screens_per_kind": 1, "data_dashboards_count": 20}
+    small = {
+        "composed_count": 40,
+        "screens_per_kind": 1,
+        "data_dashboards_count": 20,
+        "named_per_kind": 0,
+    }
     without = ui.generate(0, mixed_count=0, **small)
     with_them = ui.generate(0, mixed_count=30, **small)
     assert with_them[: len(without)] == without

@@ -75,12 +75,13 @@ def test_auth_varies_its_fields_and_buttons() -> None:
     assert len(labels) >= 12 and len(buttons) >= 8
 
 
-def test_the_named_builders_get_more_screens_than_the_others() -> None:
-    kinds = Counter(
-        r["kind"] for r in ui.generate(0, composed_count=0, mixed_count=0, data_dashboards_count=0)
-    )
-    for kind in ui.NAMED_KINDS:
-        assert kinds[kind] >= 5 * kinds["kanban"], kinds
+def test_the_named_builders_get_more_screens_added_last() -> None:
+    small = {"composed_count": 20, "screens_per_kind": 1, "data_dashboards_count": 5}
+    without = ui.generate(0, mixed_count=5, named_per_kind=0, **small)
+    with_them = ui.generate(0, mixed_count=5, named_per_kind=3, **small)
+    assert with_them[: len(without)] == without
+    added = Counter(r["kind"].split("/")[0] for r in with_them[len(without) :])
+    assert set(added) == set(ui.NAMED_KINDS) and min(added.values()) >= 3
 
 
 def test_products_lists_the_goods_and_prices_its_cards_show() -> None:

@@ -93,7 +93,7 @@ VENUES = (
     ("photographer", "a shoot", "Package", ("Headshots", "Family", "Still life", "Portrait")),
     ("bouldering hall", "a session", "Instructor", ("Sven", "Nadia", "Jamal", "Yuki")),
     ("spa", "a treatment", "Treatment", ("Massage", "Facial", "Sauna", "Hot stone")),
-    ("bike repair shop", "a repair", "Repair", ("Tune-up", "Flat tyre", "Brakes", "Gears")),
+    ("cycle workshop", "a repair", "Repair", ("Tune-up", "Flat tyre", "Brakes", "Gears")),
     (
         "language school",
         "a lesson",
