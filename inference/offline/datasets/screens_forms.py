@@ -36,6 +36,7 @@ from inference.offline.datasets.nodes import (
 )
 from inference.offline.datasets.screen import BRANDS, PEOPLE, Refinement, Screen, edited, theme_of
 from inference.offline.datasets.sections import listing
+from inference.offline.datasets.vocab import FormField
 
 
 def _login_fields(rng: Random, details: list[str]) -> tuple[list[Node], dict[str, object]]:
@@ -353,7 +354,8 @@ def _slots(rng: Random) -> list[str]:
 
 
 def _key(label: str) -> str:
-    return "_".join(label.lower().split())
+    """The state key a field of this label binds, as the composed forms name it."""
+    return FormField(label, "text").key
 
 
 def _contact(rng: Random, label: str, kind: str) -> Node:
