@@ -11,7 +11,7 @@ import re
 
 from bench.overlap import JACCARD_LIMIT, content, jaccard, runs, ui_training_prompts
 from bench.ui4a_bench import devset
-from inference.offline.datasets import builder_vocab
+from inference.offline.datasets import account_vocab, builder_vocab
 
 
 def test_it_reads_runs_and_overlap_as_defined() -> None:
@@ -57,6 +57,11 @@ def test_no_name_the_pool_drawing_builders_draw_is_in_a_dev_prompt() -> None:
         *(word for shop, goods in builder_vocab.SHOPS for word in (shop, *(g for g, _ in goods))),
         *builder_vocab.SHIPPING,
         *builder_vocab.PAYMENTS,
+        *(switch for _, switches in account_vocab.SWITCH_GROUPS for switch in switches),
+        *(label for label, _ in account_vocab.SETTING_PICKERS),
+        *account_vocab.ROLES,
+        *(label for label, _ in account_vocab.PROFILE_STATS),
+        *(flow for flow, _ in account_vocab.WIZARD_FLOWS),
     ]
     prompts = [dev.prompt.lower() for dev in devset.load()]
     found = [

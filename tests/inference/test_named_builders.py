@@ -1,5 +1,5 @@
-"""The pricing, booking, auth, products and checkout builders draw their names from wide pools,
-put every name their details give into the spec, and write valid specs."""
+"""The pricing, booking, auth, products, checkout, settings, profile and wizard builders draw their
+names from wide pools, put every name their details give into the spec, and write valid specs."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from random import Random
 
 from inference.offline.datasets import ui
 from inference.offline.datasets.screen import Builder, Screen, find_all
+from inference.offline.datasets.screens_account import profile, settings, wizard
 from inference.offline.datasets.screens_data import pricing, products
 from inference.offline.datasets.screens_forms import auth, booking, checkout
 from inference.offline.datasets.vocab import HELD_OUT_WORDS
@@ -31,7 +32,7 @@ def spec_text(screen: Screen) -> str:
 
 
 def test_every_quoted_label_in_the_details_is_in_the_spec() -> None:
-    for build in (pricing, booking, auth, products, checkout):
+    for build in (pricing, booking, auth, products, checkout, settings, profile, wizard):
         for screen in screens(build):
             text = spec_text(screen)
             for detail in screen.details:
@@ -101,3 +102,55 @@ def test_their_prompts_and_specs_name_no_held_out_kind() -> None:
         for screen in screens(ui.KINDS[kind], 100):
             said = " ".join([*screen.subjects, *screen.details, spec_text(screen)]).lower()
             assert not [w for w in HELD_OUT_WORDS if re.search(rf"\b{w}\b", said)], said[:300]
+
+
+def test_settings_names_its_switches_and_pickers_as_the_cards_show_them() -> None:
+    switches: Counter[str] = Counter()
+    layouts = set()
+    for screen in screens(settings):
+        said = " ".join(screen.details)
+        for switch in find_all(screen.spec["root"], "switch"):
+            switches[switch["label"]] += 1
+            assert switch["label"].lower() in said
+        for picker in find_all(screen.spec["root"], "select") + find_all(
+            screen.spec["root"], "radio"
+        ):
+            assert f"{picker['label'].lower()} picker with" in said
+            assert all(option in said for option in picker["opts"])
+        layouts.add(json.dumps(screen.spec["root"]))
+    assert len(switches) >= 30 and len(layouts) >= 150
+    assert max(switches.values()) < 0.1 * sum(switches.values())
+
+
+def test_profile_follow_button_changes_its_label_and_the_dialog_has_the_named_fields() -> None:
+    roles: set[str] = set()
+    stats: set[str] = set()
+    for screen in screens(profile):
+        buttons = find_all(screen.spec["root"], "button")
+        before, after = buttons[0], buttons[1]
+        assert before["if"] == "!following" and after["if"] == "following"
+        said = " ".join(screen.details)
+        assert f"'{before['label']}' button whose label becomes '{after['label']}'" in said
+        dialog = find_all(screen.spec["root"], "dialog")[0]
+        fields = [k["label"].lower() for k in dialog["c"] if k["t"] in ("input", "textarea")]
+        assert any(
+            d.endswith(f"{', '.join(fields[:-1])} and {fields[-1]} fields") for d in screen.details
+        )
+        roles.add(find_all(screen.spec["root"], "badge")[0]["text"])
+        stats.update(s["label"] for s in find_all(screen.spec["root"], "stat"))
+    assert len(roles) >= 15 and len(stats) >= 10
+
+
+def test_wizard_names_its_steps_and_shows_one_card_per_step() -> None:
+    flows: set[str] = set()
+    buttons: set[str] = set()
+    for screen in screens(wizard):
+        cards = find_all(screen.spec["root"], "card")
+        assert [c["if"] for c in cards] == [f"step={i}" for i in range(1, len(cards) + 1)]
+        titles = [c["title"].split(": ", 1)[1] for c in cards]
+        assert any(d.startswith(f"{len(cards)} steps: {titles[0]}") for d in screen.details)
+        progress = find_all(screen.spec["root"], "progress")[0]
+        assert progress["max"] == len(cards)
+        flows.add(screen.spec["title"])
+        buttons.update(b["label"] for b in find_all(screen.spec["root"], "button"))
+    assert len(flows) >= 9 and len(buttons) >= 8

@@ -1,4 +1,4 @@
-"""Form-shaped screens: auth, settings, profile, checkout, wizard, booking."""
+"""Form-shaped screens: auth, checkout and booking."""
 
 from __future__ import annotations
 
@@ -32,9 +32,8 @@ from inference.offline.datasets.nodes import (
     set_,
     spec,
     text,
-    toggle,
 )
-from inference.offline.datasets.screen import BRANDS, PEOPLE, Refinement, Screen, edited, theme_of
+from inference.offline.datasets.screen import BRANDS, Refinement, Screen, edited, theme_of
 from inference.offline.datasets.sections import listing
 from inference.offline.datasets.vocab import FormField
 
@@ -132,103 +131,6 @@ def auth(rng: Random) -> Screen:
     return screen
 
 
-SETTINGS = {
-    "Email notifications": "email_notes",
-    "Push notifications": "push_notes",
-    "Weekly digest": "digest",
-    "Two-factor authentication": "two_factor",
-    "Public profile": "public",
-    "Auto-play videos": "autoplay",
-    "Show online status": "online",
-    "Beta features": "beta",
-}
-
-
-def settings(rng: Random) -> Screen:
-    brand = pick(rng, BRANDS)
-    chosen = sample(rng, list(SETTINGS), rng.randint(2, 5))
-    state: dict[str, object] = {SETTINGS[s]: rng.random() < 0.5 for s in chosen}
-    kids = [node("switch", label=s, bind=SETTINGS[s]) for s in chosen]
-    details = [f"a toggle for {s.lower()}" for s in chosen]
-    if rng.random() < 0.6:
-        langs = sample(rng, ["English", "French", "German", "Spanish", "Japanese", "Dutch"], 4)
-        kids.append(node("select", label="Language", bind="language", opts=langs))
-        state["language"] = langs[0]
-        details.append("a language picker")
-    kids.append(button("Save changes", set_("saved", True)))
-    state["saved"] = False
-    section = node("card", *kids, title="Preferences")
-    root = page(heading("Settings"), section, text("Settings saved.", if_="saved"))
-    subjects = [f"a settings page for {brand}", "an account settings screen", "preferences panel"]
-    screen = Screen(
-        "settings", subjects, details, spec(f"{brand} settings", root, state, theme=theme_of(rng))
-    )
-    extra = next((s for s in SETTINGS if s not in chosen), None)
-    if extra is not None:
-
-        def add_switch(s: dict[str, object]) -> None:
-            card = s["root"]["c"][1]  # type: ignore[index]
-            card["c"].insert(len(chosen), node("switch", label=extra, bind=SETTINGS[extra]))
-            s["state"][SETTINGS[extra]] = False  # type: ignore[index]
-
-        screen.refinements.append(
-            Refinement(
-                (
-                    f"add a switch for {extra.lower()}",
-                    f"also let me turn {extra.lower()} on and off",
-                ),
-                edited(screen.spec, add_switch),
-            )
-        )
-    return screen
-
-
-def profile(rng: Random) -> Screen:
-    person = pick(rng, PEOPLE)
-    first = person.split()[0]
-    role = pick(rng, ("Engineer", "Designer", "Product manager", "Data scientist", "Founder"))
-    stats = sample(
-        rng,
-        [("Followers", "1.2k"), ("Projects", "18"), ("Stars", "342"), ("Posts", "57")],
-        rng.randint(2, 3),
-    )
-    state: dict[str, object] = {"name": person, "bio": "", "editing": False, "following": False}
-    avatar = f"https://example.com/avatars/{first.lower()}.png"
-    header = node(
-        "row",
-        node("image", src=avatar, alt=f"{person}'s avatar"),
-        node("stack", heading("{name}", 2), node("badge", text=role, tone="info")),
-    )
-    stat_row = node("grid", *(node("stat", label=k, value=v) for k, v in stats), cols=len(stats))
-    actions = node(
-        "row",
-        button("Follow", toggle("following")),
-        button("Edit profile", {"do": "open", "path": "editing"}, "secondary"),
-    )
-    dialog = node(
-        "dialog",
-        field("Name", "name", req=True),
-        node("textarea", label="Bio", bind="bio", max=160),
-        button("Save", {"do": "close", "path": "editing"}),
-        title="Edit profile",
-        bind="editing",
-    )
-    root = page(
-        node("card", header, stat_row, actions), text("You follow {name}.", if_="following"), dialog
-    )
-    subjects = [
-        f"a profile page for {person}",
-        f"user profile card for {'an' if role[0] in 'AEIOU' else 'a'} {role.lower()}",
-        "a social profile screen",
-    ]
-    details = ["an avatar", "a follow button", "an edit dialog"] + [
-        f"a {k.lower()} count" for k, _ in stats
-    ]
-    return Screen(
-        "profile", subjects, details, spec(f"{first}'s profile", root, state, theme=theme_of(rng))
-    )
-
-
 def checkout(rng: Random) -> Screen:
     """A cart's goods, the buyer's fields, shipping and payment options and the button from wide
     pools (builder_vocab.py), named in the details."""
@@ -281,65 +183,6 @@ def checkout(rng: Random) -> Screen:
     ]
     return Screen(
         "checkout", subjects, details, spec(f"{brand} checkout", root, state, theme=theme_of(rng))
-    )
-
-
-WIZARDS = {
-    "onboarding": (
-        ["Your details", "Your team", "Finish"],
-        [("Name", "name"), ("Team name", "team"), ("Team size", "size")],
-    ),
-    "job application": (
-        ["Contact", "Experience", "Submit"],
-        [("Email", "email"), ("Years of experience", "years"), ("Portfolio URL", "portfolio")],
-    ),
-    "project setup": (
-        ["Basics", "Repository", "Review"],
-        [("Project name", "project"), ("Repository URL", "repo"), ("Owner", "owner")],
-    ),
-    "event registration": (
-        ["Attendee", "Sessions", "Confirm"],
-        [("Name", "name"), ("Company", "company"), ("Dietary needs", "diet")],
-    ),
-}
-
-
-def wizard(rng: Random) -> Screen:
-    purpose = pick(rng, list(WIZARDS))
-    steps, inputs = WIZARDS[purpose]
-    state: dict[str, object] = {"step": 1, "finished": False}
-    kids = [heading(purpose.capitalize()), node("progress", label="Progress", bind="step", max=3)]
-    for i, (label, (flabel, key)) in enumerate(zip(steps, inputs, strict=True), start=1):
-        state[key] = ""
-        nav = []
-        if i > 1:
-            nav.append(button("Back", set_("step", i - 1), "secondary"))
-        nav.append(
-            button("Next", set_("step", i + 1))
-            if i < 3
-            else button("Finish", set_("finished", True))
-        )
-        kids.append(
-            node(
-                "card",
-                field(flabel, key, req=True),
-                node("row", *nav),
-                if_=f"step={i}",
-                title=f"Step {i}: {label}",
-            )
-        )
-    kids.append(node("alert", if_="finished", tone="success", text="All done!"))
-    subjects = [
-        f"a {purpose} wizard",
-        f"a three-step {purpose} flow",
-        f"multi-step form for {purpose}",
-    ]
-    details = ["three steps", "back and next buttons", "a progress bar"]
-    return Screen(
-        "wizard",
-        subjects,
-        details,
-        spec(purpose.capitalize(), page(*kids), state, theme=theme_of(rng)),
     )
 
 

@@ -3,8 +3,9 @@
 Most pairs are composed spec-first (compose.py): a domain and sections are sampled into a spec,
 then the prompt is written from the spec, so every detail a prompt names is in its answer. A
 small share still comes from the thirteen hand-written screen builders, whose auth, pricing,
-kanban, chat and checkout layouts the composer does not make; more from the five of them (auth,
-pricing, booking, products, checkout) that draw their names from wide pools (builder_vocab.py).
+kanban, chat and checkout layouts the composer does not make; more from the eight of them that
+draw their names from wide pools (auth, pricing, booking, products and checkout from
+builder_vocab.py; settings, profile and wizard from account_vocab.py).
 
 A refinement is a second turn: the first prompt and its spec, then "rename the second column to
 Due" and the whole new spec (a spec is short; a patch format would be one more thing to learn).
@@ -16,7 +17,7 @@ from random import Random
 from typing import Any
 
 import ui4a
-from inference.offline.datasets import data_dashboards, screens_data, screens_forms
+from inference.offline.datasets import data_dashboards, screens_account, screens_data, screens_forms
 from inference.offline.datasets.canonical import canonical
 from inference.offline.datasets.common import Record, add_typos, compact, pick, record, turn, unique
 from inference.offline.datasets.compose import compose, refine, write_prompt
@@ -25,14 +26,14 @@ from inference.offline.datasets.screen import Builder, Screen, theme_refinements
 
 KINDS: dict[str, Builder] = {
     "auth": screens_forms.auth,
-    "settings": screens_forms.settings,
-    "profile": screens_forms.profile,
+    "settings": screens_account.settings,
+    "profile": screens_account.profile,
     "crud": screens_data.crud,
     "dashboard": screens_data.dashboard,
     "pricing": screens_data.pricing,
     "products": screens_data.products,
     "checkout": screens_forms.checkout,
-    "wizard": screens_forms.wizard,
+    "wizard": screens_account.wizard,
     "booking": screens_forms.booking,
     "kanban": screens_data.kanban,
     "chat": screens_data.chat,
@@ -40,7 +41,16 @@ KINDS: dict[str, Builder] = {
 }
 # Builders whose names come from wide pools (builder_vocab.py): more of their screens are drawn,
 # since their names can only be learned by copying them from the prompt.
-NAMED_KINDS = ("auth", "pricing", "booking", "products", "checkout")
+NAMED_KINDS = (
+    "auth",
+    "pricing",
+    "booking",
+    "products",
+    "checkout",
+    "settings",
+    "profile",
+    "wizard",
+)
 STYLES = ("terse", "chatty", "detailed", "typos")
 CHATTY = (
     "hey! could you make me {s}? thanks",
