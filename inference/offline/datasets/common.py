@@ -96,3 +96,8 @@ def add_typos(rng: Random, text: str, count: int = 2) -> str:
         else:
             chars.insert(i, chars[i])
     return "".join(chars)
+
+
+def article(noun: str) -> str:
+    """The indefinite article a noun phrase takes, as the prompts write it."""
+    return "an" if noun[:1].lower() in "aeiou" else "a"

@@ -12,7 +12,7 @@ from typing import Any
 
 import ui4a
 from inference.offline.datasets.canonical import canonical
-from inference.offline.datasets.common import add_typos, compact, pick, sample
+from inference.offline.datasets.common import add_typos, article, compact, pick, sample
 from inference.offline.datasets.nodes import Node, button, heading, node, text
 from inference.offline.datasets.screen import ACCENTS, BRANDS, find_all
 from inference.offline.datasets.sections import EXTRA, MAIN, ORDINALS, Section, listing
@@ -207,21 +207,17 @@ JOINERS = (
 ENDINGS = ("", "", "", ".", ".", " please", " thanks!", ", ta", " :)", ". Keep it clean.")
 
 
-def _article(noun: str) -> str:
-    return "an" if noun[:1].lower() in "aeiou" else "a"
-
-
 def write_prompt(rng: Random, composed: Composed) -> tuple[str, str]:
     """A prompt at one of several levels of detail, and the level's name."""
     n = composed.name
     level = rng.choices(("terse", "brief", "full", "list"), weights=(2, 3, 5, 2))[0]
     theme = composed.theme_words
     if level == "terse":
-        prompt = n if rng.random() < 0.5 else f"{_article(n)} {n}"
+        prompt = n if rng.random() < 0.5 else f"{article(n)} {n}"
         if theme:
             prompt += f" {theme}" if theme.startswith(("in ", "with ")) else f", {theme}"
         return (add_typos(rng, prompt, 1) if rng.random() < 0.15 else prompt), level
-    opener = pick(rng, OPENERS).format(a=_article(n), A=_article(n).capitalize(), n=n)
+    opener = pick(rng, OPENERS).format(a=article(n), A=article(n).capitalize(), n=n)
     details = list(composed.details)
     if level == "brief":
         details = sample(rng, details, rng.randint(1, 2))

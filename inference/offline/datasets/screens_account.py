@@ -21,7 +21,7 @@ from inference.offline.datasets.account_vocab import (
     SWITCH_GROUPS,
     WIZARD_FLOWS,
 )
-from inference.offline.datasets.common import pick, sample
+from inference.offline.datasets.common import article, pick, sample
 from inference.offline.datasets.nodes import (
     Node,
     button,
@@ -64,7 +64,8 @@ def settings(rng: Random) -> Screen:
             node("card", *(node("switch", label=s, bind=_key(s)) for s in chosen), title=title)
         )
         details.append(
-            f"a {title.lower()} section with switches for {listing([s.lower() for s in chosen])}"
+            f"{article(title)} {title.lower()} section with switches for "
+            + listing([s.lower() for s in chosen])
         )
         left = [s for s in switches if s not in chosen]
         if spare is None and left:
@@ -149,13 +150,13 @@ def profile(rng: Random) -> Screen:
     root = page(node("card", header, stat_row, actions), dialog)
     subjects = [
         f"a profile page for {person}",
-        f"a profile card for {'an' if role[0] in 'AEIOU' else 'a'} {role.lower()}",
+        f"a profile card for {article(role)} {role.lower()}",
         f"{first}'s profile screen",
     ]
     said = ["name", *(label.lower() for label, _ in extras)]
     details = [
         "an avatar",
-        f"a {role.lower()} badge",
+        f"{article(role)} {role.lower()} badge",
         f"stats for {listing([k.lower() for k, _ in stats])}",
         f"a '{follow}' button whose label becomes '{followed}' when pressed",
         f"a dialog behind a button saying '{edit}', with {listing(said)} fields",
