@@ -38,6 +38,13 @@ def field(label: str, bind: str, kind: str | None = None, **kw: Any) -> Node:
     return node("input", label=label, bind=bind, kind=kind, **kw)
 
 
+def labelled_input(label: str, bind: str, kind: str, req: bool | None = None) -> Node:
+    """A textarea, or an input of `kind` ("text" being the default, left out)."""
+    if kind == "textarea":
+        return node("textarea", label=label, bind=bind)
+    return field(label, bind, None if kind == "text" else kind, req=req)
+
+
 def button(label: str, on: Any = None, kind: str | None = None, **kw: Any) -> Node:
     return node("button", label=label, on=on, kind=kind, **kw)
 

@@ -27,6 +27,7 @@ from inference.offline.datasets.nodes import (
     button,
     field,
     heading,
+    labelled_input,
     node,
     page,
     set_,
@@ -36,18 +37,11 @@ from inference.offline.datasets.nodes import (
 )
 from inference.offline.datasets.screen import BRANDS, PEOPLE, Refinement, Screen, edited, theme_of
 from inference.offline.datasets.sections import listing
-from inference.offline.datasets.vocab import FormField
-
-
-def _key(label: str) -> str:
-    """The state key a field of this label binds, as the composed forms name it."""
-    return FormField(label, "text").key
+from inference.offline.datasets.vocab import field_key
 
 
 def _input(label: str, kind: str, req: bool | None = None) -> Node:
-    if kind == "textarea":
-        return node("textarea", label=label, bind=_key(label), max=160)
-    return field(label, _key(label), None if kind == "text" else kind, req=req)
+    return labelled_input(label, field_key(label), kind, req)
 
 
 def settings(rng: Random) -> Screen:
@@ -59,9 +53,9 @@ def settings(rng: Random) -> Screen:
     spare: tuple[int, str] | None = None  # (the card, a switch of its group left out)
     for title, switches in sample(rng, SWITCH_GROUPS, rng.randint(1, 2)):
         chosen = sample(rng, switches, rng.randint(2, min(4, len(switches))))
-        state.update({_key(s): rng.random() < 0.5 for s in chosen})
+        state.update({field_key(s): rng.random() < 0.5 for s in chosen})
         cards.append(
-            node("card", *(node("switch", label=s, bind=_key(s)) for s in chosen), title=title)
+            node("card", *(node("switch", label=s, bind=field_key(s)) for s in chosen), title=title)
         )
         details.append(
             f"{article(title)} {title.lower()} section with switches for "
@@ -75,9 +69,9 @@ def settings(rng: Random) -> Screen:
         for label, options in sample(rng, SETTING_PICKERS, rng.randint(1, 2)):
             opts = sample(rng, options, rng.randint(2, min(4, len(options))))
             pickers.append(
-                node(pick(rng, ("select", "radio")), label=label, bind=_key(label), opts=opts)
+                node(pick(rng, ("select", "radio")), label=label, bind=field_key(label), opts=opts)
             )
-            state[_key(label)] = opts[0]
+            state[field_key(label)] = opts[0]
             details.append(f"a {label.lower()} picker with {listing(opts, 'or')}")
         cards.append(node("card", *pickers, title="General"))
     save, note = pick(rng, SAVE_LABELS), pick(rng, SAVED_NOTES)
@@ -94,8 +88,8 @@ def settings(rng: Random) -> Screen:
         at, extra = spare
 
         def add_switch(s: dict[str, object]) -> None:
-            s["root"]["c"][at]["c"].append(node("switch", label=extra, bind=_key(extra)))  # type: ignore[index]
-            s["state"][_key(extra)] = False  # type: ignore[index]
+            s["root"]["c"][at]["c"].append(node("switch", label=extra, bind=field_key(extra)))  # type: ignore[index]
+            s["state"][field_key(extra)] = False  # type: ignore[index]
 
         screen.refinements.append(
             Refinement(
@@ -122,7 +116,7 @@ def profile(rng: Random) -> Screen:
     extras = sorted(sample(rng, PROFILE_FIELDS, rng.randint(1, 3)), key=PROFILE_FIELDS.index)
     edit = pick(rng, EDIT_LABELS)
     state: dict[str, object] = {"name": person, "editing": False, "following": False}
-    state.update({_key(label): "" for label, _ in extras})
+    state.update({field_key(label): "" for label, _ in extras})
     header = node(
         "row",
         node(
@@ -177,7 +171,7 @@ def wizard(rng: Random) -> Screen:
         node("progress", label="Progress", bind="step", max=last),
     ]
     for i, (title, inputs) in enumerate(steps, start=1):
-        state.update({_key(label): "" for label, _ in inputs})
+        state.update({field_key(label): "" for label, _ in inputs})
         nav = [button(back, set_("step", i - 1), "secondary")] if i > 1 else []
         nav.append(
             button(forward, set_("step", i + 1))

@@ -27,6 +27,7 @@ from inference.offline.datasets.nodes import (
     button,
     field,
     heading,
+    labelled_input,
     node,
     page,
     set_,
@@ -35,29 +36,29 @@ from inference.offline.datasets.nodes import (
 )
 from inference.offline.datasets.screen import BRANDS, Refinement, Screen, edited, theme_of
 from inference.offline.datasets.sections import listing
-from inference.offline.datasets.vocab import FormField
+from inference.offline.datasets.vocab import field_key
 
 
 def _login_fields(rng: Random, details: list[str]) -> tuple[list[Node], dict[str, object]]:
     ident, kind = pick(rng, IDENTIFIERS)
     secret = pick(rng, SECRETS)
     kids = [
-        field(ident, _key(ident), None if kind == "text" else kind, req=True),
+        field(ident, field_key(ident), None if kind == "text" else kind, req=True),
         field(secret, "password", "password", req=True),
     ]
     details.append(
         pick(rng, (f"{ident.lower()} and {secret.lower()} fields", f"{ident} and {secret}"))
     )
-    return kids, {_key(ident): "", "password": ""}
+    return kids, {field_key(ident): "", "password": ""}
 
 
 def _signup_fields(rng: Random, details: list[str]) -> tuple[list[Node], dict[str, object]]:
     extras = sorted(sample(rng, SIGNUP_EXTRAS, rng.randint(0, 3)), key=SIGNUP_EXTRAS.index)
     kids = [
-        field(label, _key(label), None if kind == "text" else kind, req=True)
+        field(label, field_key(label), None if kind == "text" else kind, req=True)
         for label, kind in extras
     ]
-    state: dict[str, object] = {_key(label): "" for label, _ in extras}
+    state: dict[str, object] = {field_key(label): "" for label, _ in extras}
     kids += [
         field("Email", "email", "email", req=True),
         field("Password", "password", "password", req=True, min=8),
@@ -140,7 +141,7 @@ def checkout(rng: Random) -> Screen:
     total = sum(p for _, p in items)
     chosen = sorted(sample(rng, ADDRESS_FIELDS, rng.randint(2, 4)), key=ADDRESS_FIELDS.index)
     kids: list[Node] = [_contact(rng, label, kind) for label, kind in chosen]
-    state: dict[str, object] = {_key(label): "" for label, _ in chosen}
+    state: dict[str, object] = {field_key(label): "" for label, _ in chosen}
     said = [label.lower() for label, _ in chosen]
     if rng.random() < 0.7:
         ways = sample(rng, SHIPPING, rng.randint(2, 3))
@@ -164,7 +165,7 @@ def checkout(rng: Random) -> Screen:
         heading(f"Total: ${total}", 3),
         title="Order summary",
     )
-    named = [_key(label) for label, _ in chosen if "name" in label.lower()]
+    named = [field_key(label) for label, _ in chosen if "name" in label.lower()]
     thanks = f"Order placed. Thank you, {{{named[0]}}}!" if named else "Order placed. Thank you!"
     root = page(
         heading("Checkout"),
@@ -196,16 +197,9 @@ def _slots(rng: Random) -> list[str]:
     ]
 
 
-def _key(label: str) -> str:
-    """The state key a field of this label binds, as the composed forms name it."""
-    return FormField(label, "text").key
-
-
 def _contact(rng: Random, label: str, kind: str) -> Node:
-    if kind == "textarea":
-        return node("textarea", label=label, bind=_key(label))
-    req = rng.random() < 0.5 or None
-    return field(label, _key(label), None if kind == "text" else kind, req=req)
+    req = None if kind == "textarea" else rng.random() < 0.5 or None
+    return labelled_input(label, field_key(label), kind, req)
 
 
 def booking(rng: Random) -> Screen:
@@ -243,11 +237,11 @@ def booking(rng: Random) -> Screen:
     contacts = sample(rng, CONTACT_FIELDS, rng.randint(1, 3))
     for label, kind in contacts:
         kids.append(_contact(rng, label, kind))
-        state[_key(label)] = ""
+        state[field_key(label)] = ""
     details.append(f"{listing([label.lower() for label, _ in contacts])} fields")
     submit = pick(rng, BOOK_LABELS)
     details.append(f"a button saying '{submit}'")
-    named = [_key(label) for label, _ in contacts if "name" in label.lower()]
+    named = [field_key(label) for label, _ in contacts if "name" in label.lower()]
     done = f"Thanks {{{named[0]}}}, you're booked for {{time}}." if named else "Booked for {time}."
     state["booked"] = False
     root = page(

@@ -40,8 +40,13 @@ class FormField:
 
     @property
     def key(self) -> str:
-        words = "".join(c if c.isalnum() else " " for c in self.label.lower()).split()
-        return "_".join(words)[:24]
+        return field_key(self.label)
+
+
+def field_key(label: str) -> str:
+    """The state key a field of this label binds: its words, lower case, joined by "_"."""
+    words = "".join(c if c.isalnum() else " " for c in label.lower()).split()
+    return "_".join(words)[:24]
 
 
 @dataclass(frozen=True)
