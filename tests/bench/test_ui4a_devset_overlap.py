@@ -11,7 +11,7 @@ import re
 
 from bench.overlap import JACCARD_LIMIT, content, jaccard, runs, ui_training_prompts
 from bench.ui4a_bench import devset
-from inference.offline.datasets import account_vocab, builder_vocab
+from inference.offline.datasets import account_vocab, builder_vocab, team_vocab
 
 
 def test_it_reads_runs_and_overlap_as_defined() -> None:
@@ -62,6 +62,9 @@ def test_no_name_the_pool_drawing_builders_draw_is_in_a_dev_prompt() -> None:
         *account_vocab.ROLES,
         *(label for label, _ in account_vocab.PROFILE_STATS),
         *(flow for flow, _ in account_vocab.WIZARD_FLOWS),
+        *(word for board, cards in team_vocab.BOARDS for word in (board, *cards)),
+        *(lane for lanes in team_vocab.LANE_SETS for lane in lanes),
+        *team_vocab.CARD_TAGS,
     ]
     prompts = [dev.prompt.lower() for dev in devset.load()]
     found = [

@@ -1,5 +1,6 @@
-"""The pricing, booking, auth, products, checkout, settings, profile and wizard builders draw their
-names from wide pools, put every name their details give into the spec, and write valid specs."""
+"""The pricing, booking, auth, products, checkout, settings, profile, wizard, kanban and chat
+builders draw their names from wide pools, put every name their details give into the spec, and
+write valid specs."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from inference.offline.datasets.screen import Builder, Screen, find_all
 from inference.offline.datasets.screens_account import profile, settings, wizard
 from inference.offline.datasets.screens_data import pricing, products
 from inference.offline.datasets.screens_forms import auth, booking, checkout
+from inference.offline.datasets.screens_team import chat, kanban
 from inference.offline.datasets.vocab import HELD_OUT_WORDS
 
 QUOTED = re.compile(r"'([^']+)'")
@@ -32,7 +34,18 @@ def spec_text(screen: Screen) -> str:
 
 
 def test_every_quoted_label_in_the_details_is_in_the_spec() -> None:
-    for build in (pricing, booking, auth, products, checkout, settings, profile, wizard):
+    for build in (
+        pricing,
+        booking,
+        auth,
+        products,
+        checkout,
+        settings,
+        profile,
+        wizard,
+        kanban,
+        chat,
+    ):
         for screen in screens(build):
             text = spec_text(screen)
             for detail in screen.details:
@@ -154,3 +167,33 @@ def test_wizard_names_its_steps_and_shows_one_card_per_step() -> None:
         flows.add(screen.spec["title"])
         buttons.update(b["label"] for b in find_all(screen.spec["root"], "button"))
     assert len(flows) >= 9 and len(buttons) >= 8
+
+
+def test_kanban_places_each_named_card_in_its_named_lane() -> None:
+    lane_sets: set[tuple[str, ...]] = set()
+    cards: set[str] = set()
+    for screen in screens(kanban):
+        rows = screen.spec["data"]["tasks"]
+        lists = find_all(screen.spec["root"], "list")
+        if len(lists) == 1:  # the to-do list
+            continue
+        lanes = tuple(h["text"] for h in find_all(screen.spec["root"], "heading")[1:])
+        assert [f["filter"] for f in lists] == [[f"status='{lane}'"] for lane in lanes]
+        assert f"columns {', '.join(lanes[:-1])} and {lanes[-1]}" in screen.details
+        placed = next(d for d in screen.details if d.startswith("cards: "))
+        assert placed == "cards: " + ", ".join(f"{r['task']} in {r['status']}" for r in rows)
+        lane_sets.add(lanes)
+        cards.update(r["task"] for r in rows)
+    assert len(lane_sets) >= 6 and len(cards) >= 35
+
+
+def test_chat_shows_the_quoted_messages_and_appends_mine() -> None:
+    partners: set[str] = set()
+    for screen in screens(chat):
+        said = " ".join(screen.details)
+        messages = screen.spec["data"]["messages"]
+        assert f"'{messages[0]['text']}'" in said and f"'{messages[2]['text']}'" in said
+        form = find_all(screen.spec["root"], "form")[0]
+        assert form["on"][0]["value"] == {"who": "You", "text": "{draft}"}
+        partners.add(screen.subjects[0].split(", ", 1)[1])
+    assert len(partners) >= 8

@@ -3,9 +3,10 @@
 Most pairs are composed spec-first (compose.py): a domain and sections are sampled into a spec,
 then the prompt is written from the spec, so every detail a prompt names is in its answer. A
 small share still comes from the thirteen hand-written screen builders, whose auth, pricing,
-kanban, chat and checkout layouts the composer does not make; more from the eight of them that
+kanban, chat and checkout layouts the composer does not make; more from the ten of them that
 draw their names from wide pools (auth, pricing, booking, products and checkout from
-builder_vocab.py; settings, profile and wizard from account_vocab.py).
+builder_vocab.py; settings, profile and wizard from account_vocab.py; kanban and chat from
+team_vocab.py).
 
 A refinement is a second turn: the first prompt and its spec, then "rename the second column to
 Due" and the whole new spec (a spec is short; a patch format would be one more thing to learn).
@@ -17,7 +18,13 @@ from random import Random
 from typing import Any
 
 import ui4a
-from inference.offline.datasets import data_dashboards, screens_account, screens_data, screens_forms
+from inference.offline.datasets import (
+    data_dashboards,
+    screens_account,
+    screens_data,
+    screens_forms,
+    screens_team,
+)
 from inference.offline.datasets.canonical import canonical
 from inference.offline.datasets.common import Record, add_typos, compact, pick, record, turn, unique
 from inference.offline.datasets.compose import compose, refine, write_prompt
@@ -35,8 +42,8 @@ KINDS: dict[str, Builder] = {
     "checkout": screens_forms.checkout,
     "wizard": screens_account.wizard,
     "booking": screens_forms.booking,
-    "kanban": screens_data.kanban,
-    "chat": screens_data.chat,
+    "kanban": screens_team.kanban,
+    "chat": screens_team.chat,
     "search": screens_data.search,
 }
 # Builders whose names come from wide pools (builder_vocab.py): more of their screens are drawn,
@@ -50,6 +57,8 @@ NAMED_KINDS = (
     "settings",
     "profile",
     "wizard",
+    "kanban",
+    "chat",
 )
 STYLES = ("terse", "chatty", "detailed", "typos")
 CHATTY = (
