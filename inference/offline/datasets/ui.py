@@ -46,8 +46,9 @@ KINDS: dict[str, Builder] = {
     "chat": screens_team.chat,
     "search": screens_data.search,
 }
-# Builders whose names come from wide pools (builder_vocab.py): more of their screens are drawn,
-# since their names can only be learned by copying them from the prompt.
+# Builders whose names come from wide pools (builder_vocab.py, account_vocab.py, team_vocab.py):
+# more of their screens are drawn, since their names can only be learned by copying them from
+# the prompt.
 NAMED_KINDS = (
     "auth",
     "pricing",
