@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from safetensors.torch import load_file, save_file
 
+from inference.base_model import sha256_of
 from inference.offline.training.blend import blend_adapters, blend_update
 
 RANK = 4
@@ -49,6 +50,22 @@ def test_a_weight_at_either_end_gives_that_adapters_update(tmp_path: Path, weigh
     ].shape == (RANK, 24)
     manifest = json.loads((tmp_path / "out" / "macaron-manifest.json").read_text())
     assert manifest["blend"]["tuned_weight"] == weight
+    assert manifest["blend"]["start_sha256"] == sha256_of(
+        tmp_path / "start" / "adapter_model.safetensors"
+    )
+
+
+def test_the_blends_reproduce_line_is_the_tuned_adapters_then_the_blend(tmp_path: Path) -> None:
+    adapter(tmp_path / "start", 0)
+    adapter(tmp_path / "tuned", 1)
+    manifest = tmp_path / "tuned" / "macaron-manifest.json"
+    manifest.write_text(json.dumps({"expert": "ui", "reproduce": "train it"}))
+    blend_adapters(tmp_path / "start", tmp_path / "tuned", tmp_path / "out", 0.25)
+    reproduce = json.loads((tmp_path / "out" / "macaron-manifest.json").read_text())["reproduce"]
+    assert reproduce == (
+        f"train it && .venv/bin/python manage.py blend_adapters {tmp_path / 'start'} "
+        f"{tmp_path / 'tuned'} {tmp_path / 'out'} --weight 0.25"
+    )
 
 
 def test_between_it_is_the_closest_update_of_the_rank_to_the_weighted_sum() -> None:

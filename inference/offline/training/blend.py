@@ -17,6 +17,8 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
+from inference.base_model import sha256_of
+
 WEIGHTS = "adapter_model.safetensors"
 CONFIG = "adapter_config.json"
 MANIFEST = "macaron-manifest.json"
@@ -70,5 +72,15 @@ def blend_adapters(start: Path, tuned: Path, out: Path, weight: float) -> None:
     manifest = out / MANIFEST
     if manifest.is_file():
         record = json.loads(manifest.read_text())
-        record["blend"] = {"start": str(start), "tuned": str(tuned), "tuned_weight": weight}
+        record["blend"] = {
+            "start": str(start),
+            "start_sha256": sha256_of(start / WEIGHTS),
+            "tuned": str(tuned),
+            "tuned_weight": weight,
+        }
+        if "reproduce" in record:  # TUNED's command, then this blend of its output
+            record["reproduce"] += (
+                f" && .venv/bin/python manage.py blend_adapters {start} {tuned} {out}"
+                f" --weight {weight}"
+            )
         manifest.write_text(json.dumps(record, indent=1))
