@@ -66,6 +66,10 @@ class Copy:
     # Not a copy but the second stale item of a node's children: `start` is the comma after
     # it (where to end the text), `end` that too.
     stale: bool = False
+    # Set by the head that hides copies (staged_decode.py), never by the watch: a copy of a
+    # child written where a copy of it was hidden already. Greedy decoding that writes the
+    # same child twice after itself writes it until the token limit.
+    recurs: bool = False
 
 
 @dataclass

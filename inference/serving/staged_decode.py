@@ -19,7 +19,9 @@ A head may also write a section again, verbatim, right after itself (`repeat_wat
 model writes on; the later stages' prompts then spell the spec as shown, without it. A head
 that loops with small changes (a wizard's steps again and again, to the token limit) writes
 sections with nothing new to show: after a node's second such child the head ends, closed by
-its grammar, and the later stages run as after any head.
+its grammar, and the later stages run as after any head. So does a head that writes a child a
+third time, verbatim, where its copy was hidden: the model's own context still holds the copy,
+and greedy decoding writes it again until the token limit.
 
 vLLM takes a request's grammar as text, so the tail's is xgrammar's own EBNF, assembled from
 grammars xgrammar builds from the JSON schemas with the options the spec's grammar has.
@@ -32,7 +34,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import xgrammar as xgr
@@ -57,6 +59,9 @@ REPEAT_DROPPED = "staged decode: the %s wrote an item again, verbatim; dropped i
 REPEAT_HIDDEN = "staged decode: the head wrote a %s's child again, verbatim; hid it and wrote on"
 STALE_ENDED = (
     "staged decode: the head wrote a %s's second child with nothing new; ended it, with %r"
+)
+RECURRING_ENDED = (
+    "staged decode: the head wrote a %s's child again where its copy was hidden; ended it, with %r"
 )
 # What a stage does with an item written again, verbatim (`Stage.copies`).
 Copies = Literal["kept", "hidden", "dropped"]
@@ -231,9 +236,11 @@ class Spec:
     hidden_from: int | None = None
     # Children written twice that are not hidden: an earlier version held them so (copies_in).
     kept: frozenset[str] = frozenset()
-    # Whether the head ends after a node's second stale child: not where an earlier version
-    # held such children (loops_in).
+    # Whether the head ends after a node's second stale child, or at a copy written where one
+    # was hidden: not where an earlier version held such children (loops_in).
     ends_loops: bool = True
+    # Where each hidden copy began (the comma before it).
+    hidden_at: set[int] = field(default_factory=set)
 
     def add(self, text: str, tokens: int, reason: str | None) -> list[Copy]:
         """Add a stage's new text; the items in it written again, verbatim (RepeatWatch)."""
@@ -243,7 +250,9 @@ class Spec:
     def hide(self, copies: list[Copy]) -> list[Copy]:
         """Cut each of `copies` that is a node's interchangeable child out of the text, with the
         comma before it (never streamed: `flush` held it back), and read on: a later copy of
-        the same child is one too. The copies and stale items not hidden, as the text is now."""
+        the same child is one too. The copies and stale items not hidden, as the text is now; a
+        copy written where one was hidden already is not hidden again, and `recurs` (where the
+        head `ends_loops`)."""
         left: list[Copy] = []
         while copy := next((c for c in copies if self._hides(c)), None):
             log.info(REPEAT_HIDDEN, copy.parent)
@@ -251,13 +260,20 @@ class Spec:
             after = self.text[copy.end :]
             self.cut(copy.start)
             self.hidden_from = min(copy.start, self.hidden_from or copy.start)
+            self.hidden_at.add(copy.start)
             self.text += after
             copies = self.watch.feed(after)
-        return left + copies
+        return [replace(c, recurs=True) if self._recurs(c) else c for c in left + copies]
 
-    def _hides(self, copy: Copy) -> bool:
+    def _hideable(self, copy: Copy) -> bool:
         unsent = copy.start >= self.sent
         return hidden(copy) and unsent and self.text[copy.start + 1 : copy.end] not in self.kept
+
+    def _recurs(self, copy: Copy) -> bool:
+        return self.ends_loops and copy.start in self.hidden_at and self._hideable(copy)
+
+    def _hides(self, copy: Copy) -> bool:
+        return self._hideable(copy) and not self._recurs(copy)
 
     def cut(self, position: int) -> None:
         """Drop the text from `position` on, which was held back, never streamed."""
@@ -409,11 +425,12 @@ async def _closed(
 
 def _loop(copies: list[Copy], kind: Copies, ends_loops: bool) -> Copy | None:
     """Where a stage that writes `copies` ends: a tail at its first copy, a head after the
-    second stale child of a node (repeat_watch) where it `ends_loops`; None: it writes on."""
+    second stale child of a node (repeat_watch) or before a copy that recurs (`Spec.hide`)
+    where it `ends_loops`; None: it writes on."""
     if kind == "dropped":
         return next((c for c in copies if not c.stale), None)
     if kind == "hidden" and ends_loops:
-        return next((c for c in copies if c.stale), None)
+        return next((c for c in copies if c.stale or c.recurs), None)
     return None
 
 
@@ -429,7 +446,9 @@ async def _dropped(
     if ending is None:
         return False
     await stage.run.stop()
-    if loop.stale:
+    if loop.recurs:
+        log.info(RECURRING_ENDED, loop.parent, ending)
+    elif loop.stale:
         log.info(STALE_ENDED, loop.parent, ending)
     else:
         log.info(REPEAT_DROPPED, stage.name, ending)

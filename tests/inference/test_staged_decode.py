@@ -501,10 +501,10 @@ def test_a_refinement_keeps_the_copies_the_version_it_refines_held(tokenizer: An
     assert "".join(p.text for p in run(generate, earlier=(other,))) == ONCE
 
 
-def test_a_head_that_loops_on_a_child_ends_with_one_and_its_limit(tokenizer: Any) -> None:
-    """A wizard written again and again until the token limit: the view shows it once, the head
-    is closed there, and the generation says it ran out ("length")."""
-    looping = '{"title":"Plans","root":{"t":"page","c":[' + ",".join([CARD] * 6)
+def looping_card(tokenizer: Any, copies: int) -> tuple[ScriptedGenerate, str]:
+    """A head that writes a card and then `copies` copies of it, verbatim, until the token
+    limit; and the spec with the card once."""
+    looping = '{"title":"Plans","root":{"t":"page","c":[' + ",".join([CARD] * (1 + copies))
     ending = closing(looping, json_schema=head_schema(SCHEMA))
     assert ending == "]}}"
     once = '{"title":"Plans","root":{"t":"page","c":[' + CARD + ending
@@ -514,10 +514,36 @@ def test_a_head_that_loops_on_a_child_ends_with_one_and_its_limit(tokenizer: Any
         tokenizer,
         {"r1": (looping, "length"), tail_request_id("r1"): (cut.respelled + "}", "stop")},
     )
+    return generate, once
+
+
+def test_a_head_that_writes_a_child_again_where_its_copy_was_hidden_ends_there(
+    tokenizer: Any,
+) -> None:
+    """A card written again and again: the first copy is hidden, and the model, whose context
+    still holds it, writes it again at the same place. The head ends there, before the rest of
+    the loop, and the generation ends whole ("stop"), with the card once."""
+    generate, once = looping_card(tokenizer, copies=5)
+    pieces = run(generate)
+    assert "".join(p.text for p in pieces) == once
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
+    assert validate(json.loads(once)) == []
+    written = len(tokenizer.encode('{"title":"Plans","root":{"t":"page","c":[' + CARD))
+    assert generate.yielded["r1"] < written + 3 * len(tokenizer.encode("," + CARD))
+    (_, _, _), (tail_prompt, _, _) = generate.calls
+    spelled = tokenizer.decode(tail_prompt["prompt_token_ids"][3:])  # the spec as shown
+    assert once.startswith(spelled) and len(spelled) >= len(once) - len("]}}")
+
+
+def test_a_head_cut_at_the_limit_after_one_hidden_copy_shows_the_child_once(
+    tokenizer: Any,
+) -> None:
+    """One copy, then the token limit: it is hidden, the head is closed by its grammar, and the
+    generation says it ran out ("length")."""
+    generate, once = looping_card(tokenizer, copies=1)
     pieces = run(generate)
     assert "".join(p.text for p in pieces) == once
     assert [p.finish_reason for p in pieces if p.finish_reason] == ["length"]
-    assert validate(json.loads(once)) == []
 
 
 def test_copies_within_a_copy_are_hidden_too(tokenizer: Any) -> None:
