@@ -367,7 +367,8 @@ class Stage:
     # - "hidden" (the head): a node's interchangeable child is cut out of the spec, and the
     #   model writes on. Closing the head there would lose the rest of the page: a served spec
     #   in three held such a copy, most of them whole specs after it. The head ends only after
-    #   a node's second stale child (repeat_watch), a loop that changes a number at a time.
+    #   a node's second stale child (repeat_watch), a loop that changes a number at a time, or
+    #   at a copy written where one was hidden already (`Spec.hide`), a loop that changes none.
     # - "kept" (the middle stage, whose tabs' panels pair with labels).
     copies: Copies = "kept"
 
