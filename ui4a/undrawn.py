@@ -11,6 +11,10 @@ A dialog is modal and tabs hold their own panels, so the page's end serves both.
 
 Tabs that are drawn but lack the label an action names are left as they are: their labels are
 written already, and adding one would rewrite what the stream has shown.
+
+What the middle stage draws may hold buttons too, and no stage follows it to draw what those
+aim at: its actions that open, close or switch may aim only at the dialogs and tabs the spec
+will then hold (`Aimable`), each tabs key with its own labels.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 from ui4a import actions, registry
 from ui4a.declarations import KEY
 from ui4a.tree import walk
-from ui4a.validate import actions_at, targets
+from ui4a.validate import Targets, actions_at, targets
 
 Schema = dict[str, Any]
 # The schema's definition of each drawable component as a child of the page (ui4a/schema.py
@@ -102,10 +106,46 @@ def _drawable(schema: Schema, one: Undrawn) -> bool:
     return fits and 0 < len(one.labels) <= most
 
 
+def aimable(head: dict[str, Any], drawn: list[Undrawn]) -> Targets:
+    """The dialogs and tabs (with their labels) the spec holds once `drawn` are drawn."""
+    aims = targets(head)
+    dialogs = aims.dialogs | {one.key for one in drawn if one.component == "dialog"}
+    tabs = {**aims.tabs, **{one.key: list(one.labels) for one in drawn if one.component == "tabs"}}
+    return Targets(dialogs, tabs, aims.datasets)
+
+
+def aiming_only_at(schema: Schema, aims: Targets) -> Schema:
+    """`schema` whose actions that open or close a dialog name one of `aims`' dialogs, and whose
+    tab switches name one of its tabs and one of that tabs' labels; an action with nothing to
+    aim at is left out."""
+    schema = copy.deepcopy(schema)
+    action = schema["$defs"]["action"]
+    options: list[Schema] = []
+    for option in action["anyOf"]:
+        target = actions.ACTIONS[option["properties"]["do"]["const"]].target
+        if target == "dialog" and aims.dialogs:
+            options.append(_with_path(option, {"enum": sorted(aims.dialogs)}))
+        elif target == "tabs":
+            options += [
+                _with_path(option, {"const": key}, value={"enum": labels})
+                for key, labels in sorted(aims.tabs.items())
+                if labels
+            ]
+        elif target not in ("dialog", "tabs"):
+            options.append(option)
+    action["anyOf"] = options
+    return schema
+
+
+def _with_path(option: Schema, path: Schema, **more: Schema) -> Schema:
+    return {**option, "properties": {**option["properties"], "path": path, **more}}
+
+
 def drawn_schema(schema: Schema, one: Undrawn) -> Schema:
     """The node that draws `one`, as a child of the page: the spec schema's own, bound to its key
     and with no `if` (a dialog shows when its key is set, tabs always); tabs have exactly its
-    labels and a panel for each."""
+    labels and a panel for each. The middle stage passes a schema `aiming_only_at` what the
+    spec will hold."""
     node = copy.deepcopy(schema["$defs"][PAGE_CHILD[one.component]])
     properties = node["properties"]
     properties.pop("if", None)

@@ -48,7 +48,7 @@ from ui4a.declarations import (
     is_staged_schema,
     tail_schemas,
 )
-from ui4a.undrawn import Undrawn, drawn_schema, to_draw
+from ui4a.undrawn import Undrawn, aimable, aiming_only_at, drawn_schema, to_draw
 
 log = logging.getLogger(__name__)
 # One line a staged generation, which UI4A-Bench reads back (bench/ui4a_bench/tail_waits.py).
@@ -104,10 +104,14 @@ def tail_grammar(respelled: str, tail: TailSchemas) -> str:
     return str(xgr.Grammar.concat(*parts))
 
 
-def drawn_grammar(respelled: str, schema: dict[str, Any], targets: list[Undrawn]) -> str:
+def drawn_grammar(
+    respelled: str, schema: dict[str, Any], head: dict[str, Any], targets: list[Undrawn]
+) -> str:
     """The middle stage's grammar: `respelled` (the text of the head's token holding the page's
-    closing bracket, up to it), the node that draws each of `targets`, then the page's end."""
+    closing bracket, up to it), the node that draws each of `targets`, then the page's end. Its
+    actions aim only at the dialogs and tabs that `head` and `targets` hold."""
     parts = [_literal(respelled)] if respelled else []
+    schema = aiming_only_at(schema, aimable(head, targets))
     for target in targets:
         node = xgr.Grammar.from_json_schema(
             json.dumps(drawn_schema(schema, target)), **JSON_OPTIONS
@@ -512,7 +516,7 @@ async def staged(
         log.info(TARGETS_DRAWN, ", ".join(f"{t.component} {t.key}" for t in targets))
         spec.cut(page_end)
         yield spec.flush()
-        grammar = drawn_grammar(page.respelled, schema, targets)
+        grammar = drawn_grammar(page.respelled, schema, decoded, targets)
         middle = Run(
             generate(
                 {"prompt_token_ids": head.prompt_ids + page.kept_ids},

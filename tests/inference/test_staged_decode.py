@@ -76,7 +76,7 @@ def test_the_head_and_a_tail_compile_as_vllm_compiles_them(tokenizer: Any, schem
     cached.compile_json_schema(first_stage_schema(json.dumps(full)), **JSON_OPTIONS)
     cached.compile_grammar(tail_grammar("}", tail_schemas(full, json.loads(HEAD))))
     drawn = [Undrawn("dialog", "confirm"), Undrawn("tabs", "view", ("Score", "Question"))]
-    cached.compile_grammar(drawn_grammar("}", full, drawn))
+    cached.compile_grammar(drawn_grammar("}", full, json.loads(OPENS), drawn))
 
 
 def accepts(compiler: xgr.GrammarCompiler, grammar: str, text: str) -> bool:
@@ -385,6 +385,10 @@ def test_a_middle_stage_draws_the_dialog_and_the_tail_declares_its_key(
     other = dialog_text.replace('"bind":"confirm"', '"bind":"other"')
     assert not accepts(compiler, dialog_params["grammar"], other)
     assert not accepts(compiler, dialog_params["grammar"], page.respelled + PAGE_END)
+    # Its buttons aim only at what the spec will hold: no stage after it would draw more.
+    aims_elsewhere = dialog_text.replace('"close","path":"confirm"', '"open","path":"elsewhere"')
+    assert aims_elsewhere != dialog_text
+    assert not accepts(compiler, dialog_params["grammar"], aims_elsewhere)
     assert tail_prompt == {"prompt_token_ids": [1, 2, 3, *cut.kept_ids]}
     assert accepts(compiler, tail_params["grammar"], tail_text)
     tail_ids = [*tokenizer.encode(tail_text), tokenizer.eos_token_id]
@@ -395,7 +399,8 @@ def test_a_middle_stage_cut_at_the_limit_is_closed_and_the_tail_follows(tokenize
     page = cut_at(tokenizer.encode(OPENS), tokenizer, OPENS, len(OPENS) - len(PAGE_END))
     assert page is not None
     partial = page.respelled + DIALOG[:20]  # ...{"t":"dialog","titl
-    ending = closing(partial, ebnf=drawn_grammar(page.respelled, SCHEMA, [CONFIRM]))
+    grammar = drawn_grammar(page.respelled, SCHEMA, json.loads(OPENS), [CONFIRM])
+    ending = closing(partial, ebnf=grammar)
     assert ending is not None and ending.endswith(PAGE_END)
     ids = [*page.kept_ids, *tokenizer.encode(partial), *tokenizer.encode(ending)]
     cut = head_end(ids, tokenizer)

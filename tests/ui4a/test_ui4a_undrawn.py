@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]  # no stubs pinned in dev deps
 
 import ui4a
-from ui4a.undrawn import Undrawn, drawn_schema, to_draw, undrawn
+from ui4a.undrawn import Undrawn, aimable, aiming_only_at, drawn_schema, to_draw, undrawn
 from ui4a.validate import validate
 
 SCHEMA = ui4a.json_schema(queries=False)
@@ -77,3 +77,37 @@ def test_the_drawn_tabs_have_the_labels_and_a_panel_each_and_make_the_spec_valid
         assert not jsonschema.Draft202012Validator(schema).is_valid({**tabs, **wrong})
     drawn = page(*head["root"]["c"], tabs)
     assert validate({**drawn, "state": {"view": "Score"}}) == []
+
+
+def button(do: str, key: str, value: str | None = None) -> dict[str, Any]:
+    action = {"do": do, "path": key, **({"value": value} if value is not None else {})}
+    return {"t": "button", "label": "Go", "on": action}
+
+
+def test_a_drawn_dialogs_buttons_aim_only_at_what_the_spec_will_hold() -> None:
+    """profile-03's middle stage drew the dialog its head closed, with buttons that opened a
+    dialog none drew: no stage follows the middle one, so its grammar forbids that."""
+    tabs = {"t": "tabs", "bind": "view", "tabs": ["Repos", "Stars"], "c": [{"t": "text"}] * 2}
+    head = page(tabs, button("close", "following"), tab("mode", "Edit"))
+    drawn = to_draw(SCHEMA, head)
+    assert drawn == [Undrawn("dialog", "following"), Undrawn("tabs", "mode", ("Edit",))]
+    aims = aimable(head, drawn)
+    assert aims.dialogs == {"following"} and aims.tabs == {
+        "view": ["Repos", "Stars"],
+        "mode": ["Edit"],
+    }
+    schema = drawn_schema(aiming_only_at(SCHEMA, aims), drawn[0])
+    valid = jsonschema.Draft202012Validator(schema).is_valid
+
+    def dialog(*buttons: dict[str, Any]) -> dict[str, Any]:
+        return {"t": "dialog", "title": "Follow?", "bind": "following", "c": list(buttons)}
+
+    assert valid(dialog(button("close", "following"), button("tab", "view", "Stars")))
+    assert valid(dialog(button("tab", "mode", "Edit"), button("set", "name", "x")))
+    assert not valid(dialog(button("open", "confirm")))  # no dialog binds it
+    assert not valid(dialog(button("tab", "view", "Edit")))  # another tabs' label
+    assert not valid(dialog(button("tab", "other", "Stars")))
+    # With no dialog or tabs to aim at, no action may open, close or switch.
+    bare = aiming_only_at(SCHEMA, aimable(page(), []))
+    dos = [o["properties"]["do"]["const"] for o in bare["$defs"]["action"]["anyOf"]]
+    assert "set" in dos and not {"open", "close", "tab"} & set(dos)
