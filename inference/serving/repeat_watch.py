@@ -67,8 +67,8 @@ class Copy:
     # it (where to end the text), `end` that too.
     stale: bool = False
     # Set by the head that hides copies (staged_decode.py), never by the watch: a copy of a
-    # child written where a copy of it was hidden already. Greedy decoding that writes the
-    # same child twice after itself writes it until the token limit.
+    # child written where copies of it were hidden already. Greedy decoding that writes the
+    # same child again and again after itself writes it until the token limit.
     recurs: bool = False
 
 

@@ -19,9 +19,9 @@ A head may also write a section again, verbatim, right after itself (`repeat_wat
 model writes on; the later stages' prompts then spell the spec as shown, without it. A head
 that loops with small changes (a wizard's steps again and again, to the token limit) writes
 sections with nothing new to show: after a node's second such child the head ends, closed by
-its grammar, and the later stages run as after any head. So does a head that writes a child a
-third time, verbatim, where its copy was hidden: the model's own context still holds the copy,
-and greedy decoding writes it again until the token limit.
+its grammar, and the later stages run as after any head. So does a head that writes a child
+again, verbatim, where RECURRING_LOOP copies of it were hidden: the model's own context still
+holds the copies, and greedy decoding writes it again until the token limit.
 
 vLLM takes a request's grammar as text, so the tail's is xgrammar's own EBNF, assembled from
 grammars xgrammar builds from the JSON schemas with the options the spec's grammar has.
@@ -33,6 +33,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -61,10 +62,14 @@ STALE_ENDED = (
     "staged decode: the head wrote a %s's second child with nothing new; ended it, with %r"
 )
 RECURRING_ENDED = (
-    "staged decode: the head wrote a %s's child again where its copy was hidden; ended it, with %r"
+    "staged decode: the head wrote a %s's child again where its copies were hidden; ended it, "
+    "with %r"
 )
 # What a stage does with an item written again, verbatim (`Stage.copies`).
 Copies = Literal["kept", "hidden", "dropped"]
+# A head ends at a copy written where this many were hidden already: after one, a model may
+# still write on (a dashboard's tiles, then its table), and ending there lost it (2026-12-06).
+RECURRING_LOOP = 2
 # What closes a head whose page has children: the page's children, the page, the spec.
 PAGE_END = "]}}"
 
@@ -243,8 +248,8 @@ class Spec:
     # Whether the head ends after a node's second stale child, or at a copy written where one
     # was hidden: not where an earlier version held such children (loops_in).
     ends_loops: bool = True
-    # Where each hidden copy began (the comma before it).
-    hidden_at: set[int] = field(default_factory=set)
+    # How many copies were hidden where each began (the comma before it).
+    hidden_at: Counter[int] = field(default_factory=Counter)
 
     def add(self, text: str, tokens: int, reason: str | None) -> list[Copy]:
         """Add a stage's new text; the items in it written again, verbatim (RepeatWatch)."""
@@ -255,8 +260,8 @@ class Spec:
         """Cut each of `copies` that is a node's interchangeable child out of the text, with the
         comma before it (never streamed: `flush` held it back), and read on: a later copy of
         the same child is one too. The copies and stale items not hidden, as the text is now; a
-        copy written where one was hidden already is not hidden again, and `recurs` (where the
-        head `ends_loops`)."""
+        copy written where RECURRING_LOOP were hidden already is not hidden, and `recurs` (where
+        the head `ends_loops`)."""
         left: list[Copy] = []
         while copy := next((c for c in copies if self._hides(c)), None):
             log.info(REPEAT_HIDDEN, copy.parent)
@@ -264,7 +269,7 @@ class Spec:
             after = self.text[copy.end :]
             self.cut(copy.start)
             self.hidden_from = min(copy.start, self.hidden_from or copy.start)
-            self.hidden_at.add(copy.start)
+            self.hidden_at[copy.start] += 1
             self.text += after
             copies = self.watch.feed(after)
         return [replace(c, recurs=True) if self._recurs(c) else c for c in left + copies]
@@ -274,7 +279,8 @@ class Spec:
         return hidden(copy) and unsent and self.text[copy.start + 1 : copy.end] not in self.kept
 
     def _recurs(self, copy: Copy) -> bool:
-        return self.ends_loops and copy.start in self.hidden_at and self._hideable(copy)
+        looping = self.hidden_at[copy.start] >= RECURRING_LOOP
+        return self.ends_loops and looping and self._hideable(copy)
 
     def _hides(self, copy: Copy) -> bool:
         return self._hideable(copy) and not self._recurs(copy)
@@ -372,7 +378,7 @@ class Stage:
     #   model writes on. Closing the head there would lose the rest of the page: a served spec
     #   in three held such a copy, most of them whole specs after it. The head ends only after
     #   a node's second stale child (repeat_watch), a loop that changes a number at a time, or
-    #   at a copy written where one was hidden already (`Spec.hide`), a loop that changes none.
+    #   at a copy written where two were hidden already (`Spec.hide`), a loop that changes none.
     # - "kept" (the middle stage, whose tabs' panels pair with labels).
     copies: Copies = "kept"
 
