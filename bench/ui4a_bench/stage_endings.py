@@ -4,9 +4,9 @@ and closed by the grammar (the spec counts as cut off), or stopped at a verbatim
 array's item and closed there (the spec counts as whole). A skeptic reads the second next to
 the valid share: it is how many whole specs the repeat watch made so. So are the heads ended
 after a node's second child with nothing new to show (a loop with small changes), by the
-component whose children they were, and the heads ended at a child written again where its
-copy was hidden. It also counts the head's copied children hidden while the model wrote on (no
-stage ended there), by the component whose children they were.
+component whose children they were, and the heads ended in a loop of copies. It also counts
+the head's copied children hidden while the model wrote on (no stage ended there), by the
+component whose children they were.
 
 A bench run writes `stage_endings.json` beside its summary.
 """
@@ -23,7 +23,7 @@ CLOSED = re.compile(r"staged decode: the (?P<stage>\w+), cut at the token limit,
 DROPPED = re.compile(r"staged decode: the (?P<stage>\w+) wrote an item again, verbatim;")
 HIDDEN = re.compile(r"staged decode: the head wrote a (?P<parent>\w+)'s child again, verbatim;")
 STALE = re.compile(r"staged decode: the head wrote a (?P<parent>\w+)'s second child with nothing")
-RECURRING = re.compile(r"staged decode: the head wrote a (?P<parent>\w+)'s child again where")
+LOOP = re.compile(r"staged decode: the head wrote a (?P<parent>\w+)'s child again, in a loop")
 # The worker's warm-up decodes one token of a spec before any request, and its stages are
 # cut at that limit too: the lines before its end are not the bench's.
 WARM_UP = re.compile(r'"phase": "warm-up"')
@@ -31,7 +31,7 @@ WARM_UP = re.compile(r'"phase": "warm-up"')
 
 def stage_endings(log_text: str) -> dict[str, Any]:
     """Per stage (head, targets, tail): how many were closed at the token limit, and how many
-    ended at a dropped copy; the heads ended after a stale child or at a recurring copy, and the
+    ended at a dropped copy; the heads ended after a stale child or in a loop of copies, and the
     copies hidden. Only
     the lines after the last warm-up count."""
     warm_ups = list(WARM_UP.finditer(log_text))
@@ -40,12 +40,12 @@ def stage_endings(log_text: str) -> dict[str, Any]:
     dropped = Counter(m["stage"] for m in DROPPED.finditer(log_text))
     hidden = Counter(m["parent"] for m in HIDDEN.finditer(log_text))
     stale = Counter(m["parent"] for m in STALE.finditer(log_text))
-    recurring = Counter(m["parent"] for m in RECURRING.finditer(log_text))
+    looping = Counter(m["parent"] for m in LOOP.finditer(log_text))
     return {
         "closed_at_the_token_limit": dict(sorted(closed.items())),
         "ended_at_a_dropped_copy": dict(sorted(dropped.items())),
         "head_ended_after_a_stale_child": dict(sorted(stale.items())),
-        "head_ended_at_a_recurring_copy": dict(sorted(recurring.items())),
+        "head_ended_in_a_loop_of_copies": dict(sorted(looping.items())),
         "head_copies_hidden": dict(sorted(hidden.items())),
     }
 

@@ -66,10 +66,10 @@ class Copy:
     # Not a copy but the second stale item of a node's children: `start` is the comma after
     # it (where to end the text), `end` that too.
     stale: bool = False
-    # Set by the head that hides copies (staged_decode.py), never by the watch: a copy of a
-    # child written where copies of it were hidden already. Greedy decoding that writes the
-    # same child again and again after itself writes it until the token limit.
-    recurs: bool = False
+    # Set by the head that hides copies (staged_decode.py), never by the watch: a copy in a
+    # loop of copies, where the head ends. Greedy decoding that writes copy after copy may
+    # write them until the token limit.
+    loops: bool = False
 
 
 @dataclass

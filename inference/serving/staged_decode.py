@@ -19,9 +19,10 @@ A head may also write a section again, verbatim, right after itself (`repeat_wat
 model writes on; the later stages' prompts then spell the spec as shown, without it. A head
 that loops with small changes (a wizard's steps again and again, to the token limit) writes
 sections with nothing new to show: after a node's second such child the head ends, closed by
-its grammar, and the later stages run as after any head. So does a head that writes a child
-again, verbatim, where RECURRING_LOOP copies of it were hidden: the model's own context still
-holds the copies, and greedy decoding writes it again until the token limit.
+its grammar, and the later stages run as after any head. So does a head in a loop of copies:
+one that writes a child again, verbatim, where LOOP_COPIES copies of it were hidden, or once it
+has hidden LOOP_CHARS characters of copies. The model's own context still holds what was
+hidden, and greedy decoding may write copies until the token limit.
 
 vLLM takes a request's grammar as text, so the tail's is xgrammar's own EBNF, assembled from
 grammars xgrammar builds from the JSON schemas with the options the spec's grammar has.
@@ -61,15 +62,18 @@ REPEAT_HIDDEN = "staged decode: the head wrote a %s's child again, verbatim; hid
 STALE_ENDED = (
     "staged decode: the head wrote a %s's second child with nothing new; ended it, with %r"
 )
-RECURRING_ENDED = (
-    "staged decode: the head wrote a %s's child again where its copies were hidden; ended it, "
-    "with %r"
+LOOP_ENDED = (
+    "staged decode: the head wrote a %s's child again, in a loop of copies; ended it, with %r"
 )
 # What a stage does with an item written again, verbatim (`Stage.copies`).
 Copies = Literal["kept", "hidden", "dropped"]
 # A head ends at a copy written where this many were hidden already: after one, a model may
 # still write on (a dashboard's tiles, then its table), and ending there lost it (2026-12-06).
-RECURRING_LOOP = 2
+LOOP_COPIES = 2
+# A head ends at its next copy once it has hidden this many characters of copies. On the dev
+# set (2026-12-06) the heads that ended on their own hid 272 at most; survey-04's, which wrote
+# form cards and their fields again to the token limit, 1,344.
+LOOP_CHARS = 600
 # What closes a head whose page has children: the page's children, the page, the spec.
 PAGE_END = "]}}"
 
@@ -250,6 +254,8 @@ class Spec:
     ends_loops: bool = True
     # How many copies were hidden where each began (the comma before it).
     hidden_at: Counter[int] = field(default_factory=Counter)
+    # How many characters of copies were hidden.
+    hidden_chars: int = 0
 
     def add(self, text: str, tokens: int, reason: str | None) -> list[Copy]:
         """Add a stage's new text; the items in it written again, verbatim (RepeatWatch)."""
@@ -260,8 +266,8 @@ class Spec:
         """Cut each of `copies` that is a node's interchangeable child out of the text, with the
         comma before it (never streamed: `flush` held it back), and read on: a later copy of
         the same child is one too. The copies and stale items not hidden, as the text is now; a
-        copy written where RECURRING_LOOP were hidden already is not hidden, and `recurs` (where
-        the head `ends_loops`)."""
+        copy in a loop of copies (the module's docstring) is not hidden, and `loops` (where the
+        head `ends_loops`)."""
         left: list[Copy] = []
         while copy := next((c for c in copies if self._hides(c)), None):
             log.info(REPEAT_HIDDEN, copy.parent)
@@ -270,20 +276,22 @@ class Spec:
             self.cut(copy.start)
             self.hidden_from = min(copy.start, self.hidden_from or copy.start)
             self.hidden_at[copy.start] += 1
+            self.hidden_chars += copy.end - copy.start
             self.text += after
             copies = self.watch.feed(after)
-        return [replace(c, recurs=True) if self._recurs(c) else c for c in left + copies]
+        return [replace(c, loops=True) if self._loops(c) else c for c in left + copies]
 
     def _hideable(self, copy: Copy) -> bool:
         unsent = copy.start >= self.sent
         return hidden(copy) and unsent and self.text[copy.start + 1 : copy.end] not in self.kept
 
-    def _recurs(self, copy: Copy) -> bool:
-        looping = self.hidden_at[copy.start] >= RECURRING_LOOP
+    def _loops(self, copy: Copy) -> bool:
+        again = self.hidden_at[copy.start] >= LOOP_COPIES
+        looping = again or self.hidden_chars >= LOOP_CHARS
         return self.ends_loops and looping and self._hideable(copy)
 
     def _hides(self, copy: Copy) -> bool:
-        return self._hideable(copy) and not self._recurs(copy)
+        return self._hideable(copy) and not self._loops(copy)
 
     def cut(self, position: int) -> None:
         """Drop the text from `position` on, which was held back, never streamed."""
@@ -378,7 +386,7 @@ class Stage:
     #   model writes on. Closing the head there would lose the rest of the page: a served spec
     #   in three held such a copy, most of them whole specs after it. The head ends only after
     #   a node's second stale child (repeat_watch), a loop that changes a number at a time, or
-    #   at a copy written where two were hidden already (`Spec.hide`), a loop that changes none.
+    #   at a copy in a loop of copies (`Spec.hide`), a loop that changes nothing.
     # - "kept" (the middle stage, whose tabs' panels pair with labels).
     copies: Copies = "kept"
 
@@ -436,12 +444,12 @@ async def _closed(
 
 def _loop(copies: list[Copy], kind: Copies, ends_loops: bool) -> Copy | None:
     """Where a stage that writes `copies` ends: a tail at its first copy, a head after the
-    second stale child of a node (repeat_watch) or before a copy that recurs (`Spec.hide`)
+    second stale child of a node (repeat_watch) or before a copy in a loop (`Spec.hide`)
     where it `ends_loops`; None: it writes on."""
     if kind == "dropped":
         return next((c for c in copies if not c.stale), None)
     if kind == "hidden" and ends_loops:
-        return next((c for c in copies if c.stale or c.recurs), None)
+        return next((c for c in copies if c.stale or c.loops), None)
     return None
 
 
@@ -457,8 +465,8 @@ async def _dropped(
     if ending is None:
         return False
     await stage.run.stop()
-    if loop.recurs:
-        log.info(RECURRING_ENDED, loop.parent, ending)
+    if loop.loops:
+        log.info(LOOP_ENDED, loop.parent, ending)
     elif loop.stale:
         log.info(STALE_ENDED, loop.parent, ending)
     else:

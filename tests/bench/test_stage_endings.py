@@ -19,7 +19,7 @@ def test_it_counts_the_lines_the_engine_logs(caplog: pytest.LogCaptureFixture) -
         staged_decode.log.info(staged_decode.REPEAT_DROPPED, "tail", "]}}")
         staged_decode.log.info(staged_decode.TAIL_STARTED, "rooms", 12.0)
         staged_decode.log.info(staged_decode.STALE_ENDED, "card", "]}]}}")
-        staged_decode.log.info(staged_decode.RECURRING_ENDED, "form", "]}]}]}}")
+        staged_decode.log.info(staged_decode.LOOP_ENDED, "form", "]}]}]}}")
         for parent in ("page", "grid", "page"):
             staged_decode.log.info(staged_decode.REPEAT_HIDDEN, parent)
     found = stage_endings("\n".join(f"[INFO] {r.getMessage()}" for r in caplog.records))
@@ -27,7 +27,7 @@ def test_it_counts_the_lines_the_engine_logs(caplog: pytest.LogCaptureFixture) -
         "closed_at_the_token_limit": {"head": 1, "tail": 2},
         "ended_at_a_dropped_copy": {"tail": 1},
         "head_ended_after_a_stale_child": {"card": 1},
-        "head_ended_at_a_recurring_copy": {"form": 1},
+        "head_ended_in_a_loop_of_copies": {"form": 1},
         "head_copies_hidden": {"grid": 1, "page": 2},
     }
 
@@ -37,7 +37,7 @@ def test_a_log_without_stages_counts_nothing() -> None:
         "closed_at_the_token_limit": {},
         "ended_at_a_dropped_copy": {},
         "head_ended_after_a_stale_child": {},
-        "head_ended_at_a_recurring_copy": {},
+        "head_ended_in_a_loop_of_copies": {},
         "head_copies_hidden": {},
     }
 

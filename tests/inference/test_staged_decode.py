@@ -17,6 +17,7 @@ import xgrammar as xgr
 import ui4a
 from inference.serving.stage_closing import JSON_OPTIONS, closing
 from inference.serving.staged_decode import (
+    LOOP_CHARS,
     PAGE_END,
     HeadEnd,
     Piece,
@@ -538,6 +539,33 @@ def test_a_head_that_writes_a_child_again_where_its_copy_was_hidden_ends_there(
     (_, _, _), (tail_prompt, _, _) = generate.calls
     spelled = tokenizer.decode(tail_prompt["prompt_token_ids"][3:])  # the spec as shown
     assert once.startswith(spelled) and len(spelled) >= len(once) - len("]}}")
+
+
+def test_a_head_that_has_hidden_enough_copies_ends_at_its_next(tokenizer: Any) -> None:
+    """Each card written twice, each copy elsewhere: none is written where another was hidden,
+    but once the copies hidden reach LOOP_CHARS characters the next copy ends the head, whole.
+    (survey-04 wrote form cards and their fields again until the token limit.)"""
+
+    def card(n: int) -> str:
+        texts = ",".join('{"t":"text","text":"%s"}' % (letter * 90) for letter in "xy")
+        return '{"t":"card","title":"Card %d","c":[%s]}' % (n, texts)
+
+    cards = [card(n) for n in range(4)]  # a page holds 8 children
+    before = '{"title":"Plans","root":{"t":"page","c":['
+    looping = before + ",".join(c for c in cards for _ in range(2)) + "," + card(4)
+    per_copy = len("," + cards[0])
+    shown_cards = -(-LOOP_CHARS // per_copy)  # whose copies, hidden, reach the budget
+    assert shown_cards == 3
+    shown = before + ",".join(cards[: shown_cards + 1]) + "]}}"
+    cut = head_end(tokenizer.encode(shown), tokenizer)
+    assert cut is not None
+    generate = ScriptedGenerate(
+        tokenizer,
+        {"r1": (looping, "length"), tail_request_id("r1"): (cut.respelled + "}", "stop")},
+    )
+    pieces = run(generate, max_tokens=4096)
+    assert "".join(p.text for p in pieces) == shown
+    assert [p.finish_reason for p in pieces if p.finish_reason] == ["stop"]
 
 
 def test_a_head_cut_at_the_limit_after_two_hidden_copies_shows_the_child_once(
