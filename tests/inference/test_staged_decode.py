@@ -547,8 +547,8 @@ def test_a_head_that_has_hidden_enough_copies_ends_at_its_next(tokenizer: Any) -
     (survey-04 wrote form cards and their fields again until the token limit.)"""
 
     def card(n: int) -> str:
-        texts = ",".join('{"t":"text","text":"%s"}' % (letter * 90) for letter in "xy")
-        return '{"t":"card","title":"Card %d","c":[%s]}' % (n, texts)
+        texts = ",".join(f'{{"t":"text","text":"{letter * 90}"}}' for letter in "xy")
+        return f'{{"t":"card","title":"Card {n}","c":[{texts}]}}'
 
     cards = [card(n) for n in range(4)]  # a page holds 8 children
     before = '{"title":"Plans","root":{"t":"page","c":['
