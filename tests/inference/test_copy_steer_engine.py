@@ -1,7 +1,7 @@
-"""The copy steer on the real engine (inference/serving/copy_steer.py): a dashboard whose
-head writes a KPI tile of its own again, verbatim, where the request named three, writes the
-ones asked for when steered. Without the steer it writes its own tile again, which the head
-hides (the second test holds it to that, so the first cannot pass by the prompt alone)."""
+"""The copy steer on the real engine (inference/serving/copy_steer.py): a screen whose head
+writes a tile of its own where the request named another writes the one asked for when
+steered. Without the steer it writes its own (the second test holds it to that, so the first
+cannot pass by the prompt alone)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ from inference.settings import EngineSettings
 
 pytestmark = pytest.mark.engine
 
-# A dev-set screen, picked for what the served ui adapter writes (a new adapter may need
-# another): unsteered, one "Kettle energy" tile.
+# A dev-set screen (calendar-02), picked for what the served ui adapter writes (a new adapter
+# may need another): unsteered, its tiles are "Day 7-19" and "Day 19-7", no night shift.
 PROMPT = (
-    "energy usage dashboard for a home: today's kWh, cost this month, solar generated, plus an "
-    "area chart showing hourly use"
+    "weekly agenda for a nurse: Monday to Sunday columns with shift times (Day 7-19, Night 19-7, "
+    "Off)"
 )
 
 
@@ -54,11 +54,10 @@ def stat_labels(engine: VllmEngine, steer: float) -> list[str]:
 def test_steered_the_tiles_are_the_ones_asked_for(engine: VllmEngine) -> None:
     labels = [label.lower() for label in stat_labels(engine, 8.0)]
     assert len(set(labels)) == len(labels) >= 3, labels
-    assert any("solar" in label for label in labels), labels
-    assert any("cost" in label for label in labels), labels
+    assert "night 19-7" in labels and "day 7-19" in labels, labels
 
 
 def test_unsteered_the_tiles_asked_for_are_missing(engine: VllmEngine) -> None:
-    """It writes its own tile again instead, which the head then hides."""
+    """It writes a day shift of its own instead."""
     labels = [label.lower() for label in stat_labels(engine, 0.0)]
-    assert not any("solar" in label or "cost" in label for label in labels), labels
+    assert not any("night" in label for label in labels), labels

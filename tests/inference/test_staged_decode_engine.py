@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
+import ui4a
 from inference.protocol import Delta, GenerationRequest
-from inference.serving import staged_decode
+from inference.serving import stage_closing, staged_decode
 from inference.serving.engine import VllmEngine
 from inference.serving.prompts import refine_request_for, request_for
 from inference.settings import EngineSettings
-from ui4a.declarations import named_datasets
+from ui4a.declarations import head_schema, named_datasets
 from ui4a.repair import repair
 from ui4a.validate import validate
 
@@ -28,10 +29,16 @@ pytestmark = pytest.mark.engine
 # Screens whose one-stage greedy spec names a dataset it never declares, under today's adapter
 # and grammar (test_one_stage_specs_name_datasets_they_never_declare holds them to it).
 PROMPTS = (
-    "Sales team leaderboard this quarter: Dana 412k, Eli 389k, Farah 377k, Gus 301k, plus those "
-    "numbers drawn as bars",
+    "Keep track of book loans: table of borrowed books (book, borrower, due date), a New loan "
+    "button, and a count of books currently out",
+    "people directory — search by name and department filter (Design, Engineering, Sales), "
+    "show matching people in a list",
+)
+
+
+RECIPE_SEARCH = (
     "Recipe search: a search box, filters for diet (Any, Vegetarian, Vegan, Gluten-free) and max "
-    "cooking time, results as cards with minutes",
+    "cooking time, results as cards with minutes"
 )
 
 
@@ -103,9 +110,9 @@ def test_the_first_stage_writes_the_root_one_stage_writes(
         assert staged.get("title") == alone.get("title")
 
 
-# A dev-set screen whose greedy head, with the copy bias as served, opens a `board` dialog it
-# never draws: a button opens it, and the tree ends without it. Picked for what the served ui
-# adapter writes (of the 150 dev prompts, the one that does so now); a new adapter may need another.
+# A dev-set screen whose greedy head, with the copy bias as served, opens an `open_tickets`
+# dialog it never draws: a button opens it, and the tree ends without it. Picked for what the
+# served ui adapter writes; a new adapter may need another.
 OPENS_A_DIALOG = (
     "A support team dashboard with open tickets, median first response time, and customer "
     "satisfaction. Add a date-range select (Today, This week, This month) that changes the "
@@ -132,23 +139,25 @@ def test_a_dialog_the_head_opens_but_never_draws_is_drawn_by_the_middle_stage(
     finally:
         engine.settings = replace(engine.settings, copy_bias=0.0)
     # The stage ran (so the prompt still exercises it), and the spec it ends is valid.
-    assert any("never draws: dialog board" in r.getMessage() for r in caplog.records), caplog.text
+    assert any("never draws: dialog open_tickets" in r.getMessage() for r in caplog.records), (
+        caplog.text
+    )
     assert deltas[-1].finish_reason == "stop"
     spec = json.loads("".join(d.text for d in deltas))
     assert validate(spec) == [], spec
     dialogs = [n for n in spec["root"]["c"] if n.get("t") == "dialog"]
-    assert [d["bind"] for d in dialogs] == ["board"] and dialogs[0]["c"], dialogs
+    assert [d["bind"] for d in dialogs] == ["open_tickets"] and dialogs[0]["c"], dialogs
 
 
 def test_a_spec_cut_at_the_token_limit_is_closed_into_a_valid_one(
     engine: VllmEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The meeting-room screen under a 120-token limit: its head is cut, closed by its grammar,
-    the tail runs on the tokens left and is closed in turn; the spec validates, and the
-    generation says it was cut."""
+    """A recipe search under a 120-token limit: its head is cut, closed by its grammar, the tail
+    runs on the tokens left and is closed in turn; the spec validates, and the generation says
+    it was cut."""
     engine.settings = replace(engine.settings, staged_data=True)
     request = request_for(
-        request_id=str(uuid.uuid4()), expert="ui", prompt=PROMPTS[1], max_tokens=120
+        request_id=str(uuid.uuid4()), expert="ui", prompt=RECIPE_SEARCH, max_tokens=120
     )
     with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
         deltas = list(engine.stream(request))
@@ -348,24 +357,68 @@ def test_a_word_written_twice_is_not_written_a_third_time(
     assert not re.search(r"\b(\w+)\s+\1\s+\1\b", md, re.IGNORECASE), md
 
 
+def ended_by_the_real_grammar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forced head (`forced_head`) is closed where a rule ends it by the real head grammar's
+    shortest ending, not its forced one's (which admits no ending but the rest of the head)."""
+    real = head_schema(ui4a.json_schema(queries=False))
+
+    def closed(text: str, **grammar: Any) -> str | None:
+        if "json_schema" in grammar:
+            return stage_closing.closing(text, json_schema=real)
+        return stage_closing.closing(text, **grammar)
+
+    monkeypatch.setattr(staged_decode, "closing", closed)
+
+
+def step(number: int) -> dict[str, Any]:
+    """A wizard's card: the same three strings each time, a number changed."""
+    return {
+        "t": "card",
+        "title": "Thermostat setup",
+        "c": [
+            {"t": "stat", "label": "Room", "value": str(number)},
+            {"t": "stat", "label": "Target temperature", "value": str(18 + number)},
+        ],
+    }
+
+
 def test_a_head_that_loops_with_small_changes_ends_whole(
     engine: VllmEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A dev-set prompt whose head writes the wizard's card again and again with other numbers
-    (wizard-03, cut at the token limit in 29 of 32 runs kept): the head ends after the second
-    card with nothing new to show (inference/serving/repeat_watch.py), and the spec ends whole
-    and valid, before the limit. Without that, it runs to the limit (checked)."""
-    served = EngineSettings.from_env()
-    monkeypatch.setattr(engine, "settings", replace(engine.settings, copy_bias=served.copy_bias))
-    engine.settings = replace(engine.settings, staged_data=True)
-    prompt = (
-        "A setup wizard for a smart thermostat: choose your room (Living room, Bedroom, Office), "
-        "set target temperature between 16 and 26 degrees, choose a schedule. Show progress."
-    )
-    request = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=1024)
-    with caplog.at_level(logging.INFO, logger="inference.serving.staged_decode"):
-        deltas = list(engine.stream(request))
-    assert "second child with nothing new" in caplog.text
+    """A head that writes a wizard's card again and again with other numbers, as wizard-03's did
+    under an earlier adapter (cut at the token limit in 29 of 32 runs kept) and music-player-01's
+    does in the served adapter's bench runs: the head ends after the second card with nothing new
+    to show (inference/serving/repeat_watch.py), and the spec ends whole and valid."""
+    looping = {
+        "title": "Thermostat",
+        "root": {"t": "page", "c": [step(1), step(2), step(3), REVENUE]},
+    }
+    ended_by_the_real_grammar(monkeypatch)
+    deltas = forced_head(engine, monkeypatch, caplog, looping, "a thermostat setup wizard")
+    assert "second child with nothing new" in caplog.text, caplog.text
     assert deltas[-1].finish_reason == "stop"
     spec = json.loads("".join(d.text for d in deltas))
+    assert spec["root"]["c"] == [step(1), step(2), step(3)]
+    assert validate(spec) == [], spec
+
+
+def test_a_head_in_a_loop_of_copies_ends_whole(
+    engine: VllmEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A head that writes a card again and again, verbatim, each copy hidden, as survey-04's did
+    to the token limit in three bench runs of three under the served adapter before the rule
+    (`bench/RESULTS.md`, 2026-12-06, 19:05): the copy written where two were hidden ends the
+    head, and the spec ends whole, with the card once."""
+    looping = {
+        **COPIED_CARD,
+        "root": {"t": "page", "c": [REVENUE] * 4 + COPIED_CARD["root"]["c"][2:]},
+    }
+    ended_by_the_real_grammar(monkeypatch)
+    deltas = forced_head(engine, monkeypatch, caplog, looping, "a sales dashboard")
+    assert "in a loop of copies; ended it" in caplog.text, caplog.text
+    assert deltas[-1].finish_reason == "stop"
+    text = "".join(d.text for d in deltas)
+    assert text.count('"Revenue"') == 1
+    spec = json.loads(text)
+    assert spec["root"]["c"] == [REVENUE]
     assert validate(spec) == [], spec
