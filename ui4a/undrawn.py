@@ -14,7 +14,7 @@ written already, and adding one would rewrite what the stream has shown.
 
 What the middle stage draws may hold buttons too, and no stage follows it to draw what those
 aim at: its actions that open, close or switch may aim only at the dialogs and tabs the spec
-will then hold (`Aimable`), each tabs key with its own labels.
+will then hold (`aimable`, `aiming_only_at`), each tabs key with its own labels.
 """
 
 from __future__ import annotations

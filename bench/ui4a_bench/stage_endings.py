@@ -32,8 +32,7 @@ WARM_UP = re.compile(r'"phase": "warm-up"')
 def stage_endings(log_text: str) -> dict[str, Any]:
     """Per stage (head, targets, tail): how many were closed at the token limit, and how many
     ended at a dropped copy; the heads ended after a stale child or in a loop of copies, and the
-    copies hidden. Only
-    the lines after the last warm-up count."""
+    copies hidden. Only the lines after the last warm-up count."""
     warm_ups = list(WARM_UP.finditer(log_text))
     log_text = log_text[warm_ups[-1].end() :] if warm_ups else log_text
     closed = Counter(m["stage"] for m in CLOSED.finditer(log_text))

@@ -249,8 +249,8 @@ class Spec:
     hidden_from: int | None = None
     # Children written twice that are not hidden: an earlier version held them so (copies_in).
     kept: frozenset[str] = frozenset()
-    # Whether the head ends after a node's second stale child, or at a copy written where one
-    # was hidden: not where an earlier version held such children (loops_in).
+    # Whether the head ends after a node's second stale child, or in a loop of copies: not
+    # where an earlier version held such children (loops_in).
     ends_loops: bool = True
     # How many copies were hidden where each began (the comma before it).
     hidden_at: Counter[int] = field(default_factory=Counter)
