@@ -22,7 +22,14 @@ from typing import Any
 from inference import startup_phases
 from inference.loras import AdapterInvalid, AdapterRef, adaptable_modules, local_ref
 from inference.protocol import Delta, GenerationRequest
-from inference.serving import closing_quote, copy_bias, copy_steer, cpu_compile, word_loop
+from inference.serving import (
+    closing_quote,
+    copy_bias,
+    copy_steer,
+    cpu_compile,
+    tab_switch,
+    word_loop,
+)
 from inference.serving.busy_threads import BUSY_THREADS
 from inference.serving.corpus_drafts import DRAFT_LIMITS
 from inference.serving.cpu_lora import WRAPPER
@@ -365,9 +372,9 @@ class VllmEngine:
 
     def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
         """The latest user message's words favoured, for a UI4A spec (copy_bias.py), a head
-        steered off copying a child (copy_steer.py), the later stages' strings ended where
-        the model meant to end them (closing_quote.py), and no word a third time in a row
-        (word_loop.py)."""
+        steered off copying a child (copy_steer.py) and its tab switches held to its tabs'
+        labels (tab_switch.py), the later stages' strings ended where the model meant to end
+        them (closing_quote.py), and no word a third time in a row (word_loop.py)."""
         users = [m.content for m in request.messages if m.role == "user"]
         schema = request.json_schema
         if not users or schema is None or not is_staged_schema(schema):
@@ -378,7 +385,11 @@ class VllmEngine:
 
         # Only the head writes a node's children (the later stages continue its prompt), and
         # only the later stages have their strings ended where the model meant (closing_quote.py).
-        steer = copy_steer.request_args(self.settings.copy_steer) if spec_from is None else {}
+        steer = (
+            copy_steer.request_args(self.settings.copy_steer) | tab_switch.request_args()
+            if spec_from is None
+            else {}
+        )
         ends = closing_quote.request_args() if spec_from is not None else {}
         return (
             steer

@@ -5,8 +5,9 @@ rejection sampler reads them, on every row of a request, drafts included (step_r
 In order:
 1. a string ended where the model meant to end it (closing_quote.py, the stages after the head);
 2. no word a third time in a row (word_loop.py, every stage);
-3. the request's words favoured (copy_bias.py);
-4. a head steered off copying a child (copy_steer.py).
+3. a head's tab switch held to its tabs' labels (tab_switch.py);
+4. the request's words favoured (copy_bias.py);
+5. a head steered off copying a child (copy_steer.py).
 A request asks for each in its `SamplingParams.extra_args`; one that asks for none (a chat, a
 tool call) is left alone.
 
@@ -26,6 +27,7 @@ from inference.serving.closing_quote import asking_rows, end_strings, noted_best
 from inference.serving.copy_bias import add_biases, sampled_rows
 from inference.serving.copy_steer import steer_batch
 from inference.serving.step_rows import Strings, batch_rows, kept_in_batch, token_strings
+from inference.serving.tab_switch import hold_switches
 from inference.serving.word_loop import forbid_loops
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,7 @@ def apply_rules(runner: Any, logits: Any, spec_decode_metadata: Any) -> None:
     batch = list(batch_rows(runner, spec_decode_metadata))
     end_strings(logits, noted_best(runner.input_batch), strings, asking_rows(len(logits), batch))
     forbid_loops(logits, batch, strings)
+    hold_switches(logits, batch, kept_in_batch(runner, "macaron_tab_switch_texts"), strings)
     add_biases(logits, sampled_rows(runner, batch, strings))
     steer_batch(logits, batch, kept_in_batch(runner, "macaron_copy_steer_states"), strings)
 

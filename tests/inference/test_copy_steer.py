@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import torch
 
-from inference.serving import copy_steer, word_loop
+from inference.serving import copy_steer, tab_switch, word_loop
 from inference.serving.copy_steer import SteerState, steer_rows, steered_text
 from inference.serving.prompts import request_for
 
@@ -112,9 +112,12 @@ def test_only_a_head_asks_to_be_steered() -> None:
     engine._tokenizer = SimpleNamespace(encode=lambda text, add_special_tokens: [])
     spec = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt="tiles", max_tokens=9)
     head = engine._sampling_params(spec).extra_args
-    assert head == {copy_steer.EXTRA_ARG: {"by": 8.0}} | word_loop.request_args()
+    assert head == (
+        {copy_steer.EXTRA_ARG: {"by": 8.0}} | tab_switch.request_args() | word_loop.request_args()
+    )
     later = engine._sampling_params(spec, spec_from=12).extra_args  # a later stage
     assert copy_steer.EXTRA_ARG not in later
+    assert tab_switch.EXTRA_ARG not in later  # its tabs' labels are the middle stage's (undrawn.py)
     chat = request_for(request_id=str(uuid.uuid4()), expert="chat", prompt="hi", max_tokens=9)
     assert not engine._sampling_params(chat).extra_args
     engine.settings = replace(engine.settings, copy_steer=0.0)

@@ -422,3 +422,49 @@ def test_a_head_in_a_loop_of_copies_ends_whole(
     spec = json.loads(text)
     assert spec["root"]["c"] == [REVENUE]
     assert validate(spec) == [], spec
+
+
+# Tabs drawn, then a button that switches them, its value the model's to write: round 3 wrote
+# profile-05's "Go to Adoption" switching to "Ad Adoption", where the tabs were "Adopt to adopt"
+# and "Adoption" (bench/RESULTS.md, 2026-12-06, 19:05).
+SWITCHES_DRAWN_TABS = {
+    "title": "Dog adoption",
+    "root": {
+        "t": "page",
+        "c": [
+            {
+                "t": "tabs",
+                "bind": "tab",
+                "tabs": ["About Biscuit", "Apply"],
+                "c": [
+                    {"t": "text", "text": "Biscuit is 3 years old, a beagle mix."},
+                    {"t": "text", "text": "Tell us about your home."},
+                ],
+            },
+            {
+                "t": "button",
+                "label": "Go to the adoption form",
+                "on": {"do": "tab", "path": "tab", "value": FREE},
+            },
+        ],
+    },
+}
+
+
+def test_a_switch_at_drawn_tabs_names_one_of_their_labels(
+    engine: VllmEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """inference/serving/tab_switch.py: without it the model writes "ApplY", a label
+    the tabs lack (checked), and the spec is invalid."""
+    prompt = (
+        "profile for a dog adoption site: the dog is Biscuit, 3 years, beagle mix, with a button "
+        "that goes to the adoption form"
+    )
+    head = pinned(SWITCHES_DRAWN_TABS, {"type": "string", "maxLength": 40})
+    deltas = forced_head(
+        engine, monkeypatch, caplog, SWITCHES_DRAWN_TABS, prompt, head_grammar=head
+    )
+    assert deltas[-1].finish_reason == "stop"
+    spec = json.loads("".join(d.text for d in deltas))
+    assert spec["root"]["c"][1]["on"]["value"] in ("About Biscuit", "Apply"), spec
+    assert validate(spec) == [], spec

@@ -1,0 +1,154 @@
+"""A head's tab switch names a label of the tabs it switches (`macaron_tab_labels`).
+
+The head decodes under one JSON schema, which cannot look back: a button may switch tabs the
+head drew earlier to a label those tabs lack, and the spec is invalid ("Go to Adoption"
+switching to "Ad Adoption" where the tabs were "Adopt to adopt" and "Adoption": round 3's
+profile-05, bench/RESULTS.md, 2026-12-06, 19:05). So where a row's text ends in a `tab` action
+whose `path` binds tabs drawn already, only the tokens that go on spelling `"value":` and one
+of those tabs' labels, then its closing quote, are left; the grammar takes it on from there.
+Tabs not drawn yet are the middle stage's to draw (ui4a/undrawn.py), with the labels the
+actions name.
+
+The head asks, through `extra_args`; the sampling hook (logit_rules.py) masks the tokens. A
+request's text is read as its tokens come, and parsed only while a row is in such an action
+(a few steps a spec); the tokens are found in a sorted index of the vocabulary, so a step's
+cost is bounded by the labels' lengths, not the vocabulary's size.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from inference.serving.step_rows import Row, Strings, asked
+from ui4a.parse import parse_partial
+from ui4a.validate import targets
+
+EXTRA_ARG = "macaron_tab_labels"
+# A tab action, up to its `path`, as the head's grammar spells it (no whitespace): what follows
+# is its value.
+SWITCH = re.compile(r'"do":"tab","path":"([A-Za-z_][A-Za-z0-9_]*)",([^{}\[\]]*)\Z')
+# How much of a row's text is searched for the action: more than its longest spelling.
+TAIL = 400
+
+
+def request_args() -> dict[str, Any]:
+    """`SamplingParams.extra_args` that hold a head's tab switches to its tabs' labels."""
+    return {EXTRA_ARG: True}
+
+
+def switch_values(text: str) -> tuple[str, list[str]] | None:
+    """Where `text` ends in a tab action aimed at tabs it drew: what it wrote after the action's
+    `path`, and each way it may go on (`"value":"<label>"`, one a label, spelled as JSON);
+    None elsewhere."""
+    found = SWITCH.search(text[-TAIL:])
+    if found is None:
+        return None
+    written = found.group(2)
+    if not '"value":"'.startswith(written[:9]):
+        return None  # another key first: not this schema's spelling
+    spec = parse_partial(text)
+    labels = targets(spec).tabs.get(found.group(1)) if spec is not None else None
+    if not labels:
+        return None
+    endings = [f'"value":{json.dumps(label, ensure_ascii=False)}' for label in labels]
+    if not any(ending.startswith(written) for ending in endings):
+        return None  # it wrote past where a label could start (a label drawn since, say)
+    return written, endings
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Each token's text, sorted, and the tokens of each text (empty texts left out: the
+    special tokens, which end no string)."""
+
+    texts: list[str]
+    tokens: dict[str, list[int]]
+
+    def spelling(self, rest: str) -> list[int]:
+        """The tokens that spell `rest`'s start, or all of it and go on."""
+        found = [t for n in range(1, len(rest) + 1) for t in self.tokens.get(rest[:n], ())]
+        start = bisect.bisect_right(self.texts, rest)  # `rest` itself is counted above
+        for text in self.texts[start:]:
+            if not text.startswith(rest):
+                break
+            found += self.tokens[text]
+        return found
+
+
+@functools.lru_cache(maxsize=4)
+def vocabulary(strings: Strings, vocab_size: int) -> Vocabulary:
+    tokens: dict[str, list[int]] = {}
+    for token in range(vocab_size):
+        text = strings(token)
+        if text:
+            tokens.setdefault(text, []).append(token)
+    return Vocabulary(sorted(tokens), tokens)
+
+
+def allowed(written: str, endings: list[str], vocab: Vocabulary) -> list[int]:
+    """The tokens that go on from `written` to one of `endings`, or through it."""
+    found: set[int] = set()
+    for ending in endings:
+        if ending.startswith(written) and len(ending) > len(written):
+            found.update(vocab.spelling(ending[len(written) :]))
+    return sorted(found)
+
+
+@dataclass
+class Written:
+    """One request's output text, read from its tokens as they come."""
+
+    text: str = ""
+    read: int = 0
+
+    def update(self, outputs: list[int], strings: Strings) -> str:
+        if len(outputs) < self.read:  # never taken back; if it were, read it all again
+            self.text, self.read = "", 0
+        self.text += "".join(strings(t) for t in outputs[self.read :])
+        self.read = len(outputs)
+        return self.text
+
+
+def keep_only(logits: Any, row: int, tokens: list[int]) -> int:
+    """Mask every token of `row` but `tokens`, unless none of them is allowed already (the
+    grammar's mask): then the row is left as it stood; whether it masked."""
+    if not tokens or bool(logits[row, tokens].isneginf().all()):
+        return 0
+    kept = logits[row, tokens].clone()
+    logits[row] = float("-inf")
+    logits[row, tokens] = kept
+    return 1
+
+
+def hold_switches(
+    logits: Any,
+    batch: Iterable[Row],
+    kept: dict[str, Any],
+    read: Callable[[], Strings],
+) -> int:
+    """In each row of the requests that ask (row j of a request after its drafts 0..j-1), leave
+    only the tokens that switch to a drawn tabs' label, where the row is writing such a switch;
+    how many rows. `kept` holds the requests' texts while they are in the batch."""
+    masked = 0
+    for req_id, state, first, count, drafts in batch:
+        if not asked(state, EXTRA_ARG):
+            continue
+        strings = read()
+        text = kept.setdefault(req_id, Written()).update(list(state.output_token_ids), strings)
+        for row in range(count):
+            if row > 0 and drafts[row - 1] < 0:  # -1: a draft vLLM left out; none after it counts
+                break
+            text += strings(drafts[row - 1]) if row > 0 else ""
+            if '"do":"tab"' not in text[-TAIL:]:
+                continue
+            switch = switch_values(text)
+            if switch is not None:
+                vocab = vocabulary(strings, logits.shape[1])
+                masked += keep_only(logits, first + row, allowed(*switch, vocab))
+    return masked
