@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import signal
 import sys
 import tempfile
@@ -52,6 +53,14 @@ def spread(prompts: list[devset.DevPrompt], per_kind: int = 0) -> list[devset.De
     return [p for group in rounds for p in group if p is not None]
 
 
+def queue_order(prompts: list[devset.DevPrompt], seed: int) -> list[devset.DevPrompt]:
+    """The order the model variants' generations are queued in: the prompts' own for seed 0,
+    else shuffled by `seed`. The engine batches what is queued together, and a batch can tip a
+    greedy near-tie, so runs of one order repeat each other almost spec for spec; runs of other
+    orders show the spread (bench/RESULTS.md, 2026-12-06, 21:35)."""
+    return random.Random(seed).sample(prompts, len(prompts)) if seed else list(prompts)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.ui4a_bench", description=__doc__)
     parser.add_argument("--limit", type=int, default=0, help="only the first N prompts (spread)")
@@ -73,6 +82,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="per screen (default: the product's, MACARON_UI_MAX_TOKENS)",
     )
     parser.add_argument("--concurrency", type=int, default=8, help="worker threads")
+    parser.add_argument(
+        "--order-seed",
+        type=int,
+        default=0,
+        help="queue the model variants' generations shuffled by this seed (0: dev-set order)",
+    )
     parser.add_argument("--out", type=Path, default=Path("bench/results/ui4a_bench"))
     parser.add_argument(
         "--judges", type=int, default=os.cpu_count() or 1, help="Chromium processes judging"
@@ -123,7 +138,9 @@ def main(argv: list[str] | None = None) -> None:
         baselines = [v for v in variants if v in BASELINES]
         generated = generate_baselines(prompts, baselines, count_tokens=default_token_counter())
         if models:
-            generated += generate_models(prompts, models, args, started)
+            queued = generate_models(queue_order(prompts, args.order_seed), models, args, started)
+            place = {p.id: i for i, p in enumerate(prompts)}  # reported in the dev set's order
+            generated += sorted(queued, key=lambda g: place[g.prompt_id])
     judged_at = time.monotonic()
     rows = judge_all(prompts, generated, args.out, workers=args.judges, derived=args.derived)
     log(f"judged in Chromium in {time.monotonic() - judged_at:.0f} s")
@@ -138,6 +155,7 @@ def main(argv: list[str] | None = None) -> None:
         "derived_checks": args.derived,
         **run_settings(args, models),
         "concurrency": args.concurrency,
+        "order_seed": args.order_seed,
         "model": Path(os.environ["MACARON_MODEL"]).name
         if "MACARON_MODEL" in os.environ
         else "default",

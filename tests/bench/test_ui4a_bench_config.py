@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.ui4a_bench.__main__ import decoding, parse_args, run_settings
+from bench.ui4a_bench import devset
+from bench.ui4a_bench.__main__ import decoding, parse_args, queue_order, run_settings
 
 
 def test_a_run_records_the_decoding_settings_its_engine_reads(
@@ -44,3 +45,15 @@ def test_a_rejudge_records_what_the_judged_run_was_decoded_under(tmp_path: Path)
     older.write_text(json.dumps({"summary": {"config": {"max_tokens": 700}}, "results": []}))
     said = run_settings(parse_args(["--rejudge", str(older)]), ["trained"])
     assert said == {"max_tokens": 700, "decoding": None, "rejudged": True}
+
+
+def test_a_run_queues_its_generations_in_the_order_its_seed_says() -> None:
+    """Seed 0 keeps the dev set's order; another seed shuffles it, the same way each time."""
+    prompts = devset.load()[:40]
+    assert queue_order(prompts, 0) == prompts
+    shuffled = queue_order(prompts, 1)
+    assert shuffled == queue_order(prompts, 1) != prompts
+    assert sorted(p.id for p in shuffled) == sorted(p.id for p in prompts)
+    assert queue_order(prompts, 2) != shuffled
+    assert parse_args(["--order-seed", "3"]).order_seed == 3
+    assert parse_args([]).order_seed == 0
