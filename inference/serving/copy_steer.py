@@ -23,10 +23,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-from inference.serving.repeat_watch import RepeatWatch, interchangeable_children
+from inference.serving.repeat_watch import WatchedOutput, interchangeable_children
 from inference.serving.step_rows import Row, Strings, asked
 
 EXTRA_ARG = "macaron_copy_steer"
@@ -54,26 +53,12 @@ def steered_text(item: str, written: int) -> tuple[str, int] | None:
     return None if lead is None else (item[written:], lead)
 
 
-@dataclass
-class SteerState:
-    """One request's spec text, read from its output tokens as they come."""
-
-    watch: RepeatWatch = field(default_factory=RepeatWatch)
-    read: int = 0
-
-    def update(self, outputs: list[int], strings: Strings) -> None:
-        if len(outputs) < self.read:  # never taken back; if it were, read it all again
-            self.watch, self.read = RepeatWatch(), 0
-        self.watch.feed("".join(strings(t) for t in outputs[self.read :]))
-        self.read = len(outputs)
-
-
 def steer_rows(
     logits: Any,
     first: int,
     count: int,
     drafts: list[int],
-    state: SteerState,
+    state: WatchedOutput,
     by: float,
     strings: Strings,
 ) -> int:
@@ -117,6 +102,6 @@ def steer_batch(
         if not wanted:
             continue
         read = strings()
-        steer = kept.setdefault(req_id, SteerState())
+        steer = kept.setdefault(req_id, WatchedOutput())
         steer.update(list(state.output_token_ids), read)
         steer_rows(logits, first, count, drafts, steer, float(wanted["by"]), read)

@@ -385,14 +385,14 @@ class VllmEngine:
 
         # Only the head writes a node's children (the later stages continue its prompt), and
         # only the later stages have their strings ended where the model meant (closing_quote.py).
-        steer = (
+        head_rules = (
             copy_steer.request_args(self.settings.copy_steer) | tab_switch.request_args()
             if spec_from is None
             else {}
         )
         ends = closing_quote.request_args() if spec_from is not None else {}
         return (
-            steer
+            head_rules
             | ends
             | word_loop.request_args()
             | copy_bias.extra_args(

@@ -24,6 +24,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from inference.serving.step_rows import OutputReader, Strings
 from ui4a.registry import get as get_component
 
 # Items shorter than this may repeat: `{"t":"divider"}` twice is a choice, not a loop.
@@ -86,6 +87,16 @@ class _Array:
     # The spans of the last EARLIER structured items, newest first (`copying` reads them).
     earlier: list[tuple[int, int]] = field(default_factory=list)
     stale: int = 0  # how many of its items were stale
+    first: int = 0  # where its first item begins (right after its bracket)
+
+
+@dataclass(frozen=True)
+class OpenArray:
+    """The innermost array a text leaves open, right after one of its items."""
+
+    key: str
+    parent: str
+    first: int  # where its first item begins
 
 
 @dataclass
@@ -159,6 +170,14 @@ class RepeatWatch:
                     return copied, len(written)
         return [], 0
 
+    def innermost_array(self) -> OpenArray | None:
+        """The innermost open array, where the text ends between its items (or right after its
+        bracket); None where it ends in an object or a string."""
+        top = self._stack[-1] if self._stack else None
+        if self._in_string or not isinstance(top, _Array):
+            return None
+        return OpenArray(top.key, top.parent, top.first)
+
     def feed(self, more: str) -> list[Copy]:
         begin = len(self.text)
         self.text += more
@@ -202,9 +221,9 @@ class RepeatWatch:
         key = _KEY.search(self.text, max(0, bracket - _KEY_REACH), bracket)
         holder = self._stack[-1] if self._stack else None
         if key is None or not isinstance(holder, _Object):
-            return _Array(bracket + 1)
+            return _Array(bracket + 1, first=bracket + 1)
         node = _COMPONENT.match(self.text, holder.start)
-        return _Array(bracket + 1, key.group(1), node.group(1) if node else "")
+        return _Array(bracket + 1, key.group(1), node.group(1) if node else "", first=bracket + 1)
 
     def _string_ended(self, end: int) -> None:
         start = self._string_start
@@ -239,3 +258,17 @@ class RepeatWatch:
                 if array.stale >= STALE_LOOP and self.text[end] == ",":
                     return Copy(end, end, array.key, array.parent, stale=True)
         return None
+
+
+@dataclass
+class WatchedOutput:
+    """One request's output, fed to a watch as its tokens come."""
+
+    watch: RepeatWatch = field(default_factory=RepeatWatch)
+    reader: OutputReader = field(default_factory=OutputReader)
+
+    def update(self, outputs: list[int], strings: Strings) -> None:
+        unread, restarted = self.reader.unread(outputs, strings)
+        if restarted:
+            self.watch = RepeatWatch()
+        self.watch.feed(unread)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 Strings = Callable[[int], str]  # a token id's text
@@ -36,6 +37,21 @@ def asked(state: Any, name: str) -> Any:
     """What a request's `extra_args` hold under `name` (None where it asked for nothing)."""
     params = getattr(state, "sampling_params", None)
     return (getattr(params, "extra_args", None) or {}).get(name)
+
+
+@dataclass
+class OutputReader:
+    """A request's output tokens, read as they come: each call spells those not read yet."""
+
+    read: int = 0
+
+    def unread(self, outputs: list[int], strings: Strings) -> tuple[str, bool]:
+        """The text of the tokens not read yet, and whether the output was taken back (never
+        done; if it were, it is all read again, and the caller starts afresh)."""
+        restarted = len(outputs) < self.read
+        start = 0 if restarted else self.read
+        self.read = len(outputs)
+        return "".join(strings(t) for t in outputs[start:]), restarted
 
 
 def kept_in_batch(runner: Any, name: str) -> dict[str, Any]:

@@ -22,10 +22,10 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from inference.serving.step_rows import Row, Strings, asked
+from inference.serving.step_rows import OutputReader, Row, Strings, asked
 from ui4a.parse import parse_partial
 from ui4a.validate import targets
 
@@ -105,13 +105,11 @@ class Written:
     """One request's output text, read from its tokens as they come."""
 
     text: str = ""
-    read: int = 0
+    reader: OutputReader = field(default_factory=OutputReader)
 
     def update(self, outputs: list[int], strings: Strings) -> str:
-        if len(outputs) < self.read:  # never taken back; if it were, read it all again
-            self.text, self.read = "", 0
-        self.text += "".join(strings(t) for t in outputs[self.read :])
-        self.read = len(outputs)
+        unread, restarted = self.reader.unread(outputs, strings)
+        self.text = unread if restarted else self.text + unread
         return self.text
 
 

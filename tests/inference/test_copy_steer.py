@@ -10,8 +10,9 @@ from types import SimpleNamespace
 import torch
 
 from inference.serving import copy_steer, tab_switch, word_loop
-from inference.serving.copy_steer import SteerState, steer_rows, steered_text
+from inference.serving.copy_steer import steer_rows, steered_text
 from inference.serving.prompts import request_for
+from inference.serving.repeat_watch import WatchedOutput
 
 FIRST = '{"t":"stat","label":"Open tickets","value":"1,218"}'
 HEAD = '{"title":"Help desk","root":{"t":"page","c":[{"t":"grid","cols":3,"c":[' + FIRST
@@ -29,8 +30,8 @@ def strings(token_id: int) -> str:
     return VOCAB[token_id]
 
 
-def state_after(pieces: list[str]) -> SteerState:
-    state = SteerState()
+def state_after(pieces: list[str]) -> WatchedOutput:
+    state = WatchedOutput()
     state.update([token(p) for p in pieces], strings)
     return state
 

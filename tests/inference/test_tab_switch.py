@@ -111,5 +111,5 @@ def test_a_requests_text_is_read_once_as_its_tokens_come() -> None:
         tab_switch.hold_switches(logits, [("r", request(outputs[:upto]), 0, 1, [])], store, strings)
     written = store["r"]
     assert isinstance(written, tab_switch.Written)
-    assert (written.read, written.text) == (5, PAGE + TABS + BUTTON + SWITCH + '"value":"')
+    assert (written.reader.read, written.text) == (5, PAGE + TABS + BUTTON + SWITCH + '"value":"')
     assert kept(logits, 0) == {"Ad", "Adopt", "Adoption"}
