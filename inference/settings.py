@@ -104,6 +104,10 @@ class EngineSettings:
     # down by this much (a logit) until the model writes another (inference/serving/
     # copy_steer.py). `MACARON_COPY_STEER`; 0: off.
     copy_steer: float = 0.0
+    # A head's list (tiles, fields, options, columns, tabs) is held open while the request
+    # names more items of it than it has and one of those shows nowhere yet (inference/serving/
+    # list_completion.py). `MACARON_LIST_HOLD=0`: off.
+    list_hold: bool = True
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -148,6 +152,7 @@ class EngineSettings:
             copy_bias_no_stutter=env("MACARON_COPY_BIAS_NO_STUTTER", "0") == "1",
             copy_follow=float(env("MACARON_COPY_FOLLOW", "0")),
             copy_steer=float(env("MACARON_COPY_STEER", "0")),
+            list_hold=env("MACARON_LIST_HOLD", "1") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

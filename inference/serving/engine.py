@@ -27,6 +27,7 @@ from inference.serving import (
     copy_bias,
     copy_steer,
     cpu_compile,
+    list_completion,
     tab_switch,
     word_loop,
 )
@@ -371,10 +372,11 @@ class VllmEngine:
         )
 
     def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
-        """The latest user message's words favoured, for a UI4A spec (copy_bias.py), a head
-        steered off copying a child (copy_steer.py) and its tab switches held to its tabs'
-        labels (tab_switch.py), the later stages' strings ended where the model meant to end
-        them (closing_quote.py), and no word a third time in a row (word_loop.py)."""
+        """The latest user message's words favoured, for a UI4A spec (copy_bias.py); a head
+        steered off copying a child (copy_steer.py), its tab switches held to its tabs' labels
+        (tab_switch.py) and its lists held open to the message's (list_completion.py); the
+        later stages' strings ended where the model meant to end them (closing_quote.py); and
+        no word a third time in a row (word_loop.py)."""
         users = [m.content for m in request.messages if m.role == "user"]
         schema = request.json_schema
         if not users or schema is None or not is_staged_schema(schema):
@@ -386,7 +388,9 @@ class VllmEngine:
         # Only the head writes a node's children (the later stages continue its prompt), and
         # only the later stages have their strings ended where the model meant (closing_quote.py).
         head_rules = (
-            copy_steer.request_args(self.settings.copy_steer) | tab_switch.request_args()
+            copy_steer.request_args(self.settings.copy_steer)
+            | tab_switch.request_args()
+            | (list_completion.request_args(users[-1]) if self.settings.list_hold else {})
             if spec_from is None
             else {}
         )

@@ -7,7 +7,9 @@ In order:
 2. no word a third time in a row (word_loop.py, every stage);
 3. a head's tab switch held to its tabs' labels (tab_switch.py);
 4. the request's words favoured (copy_bias.py);
-5. a head steered off copying a child (copy_steer.py).
+5. a head steered off copying a child (copy_steer.py);
+6. a head's list held open while the request's list has items left (list_completion.py), last:
+   it reads the best token the others leave.
 A request asks for each in its `SamplingParams.extra_args`; one that asks for none (a chat, a
 tool call) is left alone.
 
@@ -26,6 +28,7 @@ from inference.serving import closing_quote
 from inference.serving.closing_quote import asking_rows, end_strings, noted_best
 from inference.serving.copy_bias import add_biases, sampled_rows
 from inference.serving.copy_steer import steer_batch
+from inference.serving.list_completion import hold_lists
 from inference.serving.step_rows import Strings, batch_rows, kept_in_batch, token_strings
 from inference.serving.tab_switch import hold_switches
 from inference.serving.word_loop import forbid_loops
@@ -45,6 +48,7 @@ def apply_rules(runner: Any, logits: Any, spec_decode_metadata: Any) -> None:
     hold_switches(logits, batch, kept_in_batch(runner, "macaron_tab_switch_texts"), strings)
     add_biases(logits, sampled_rows(runner, batch, strings))
     steer_batch(logits, batch, kept_in_batch(runner, "macaron_copy_steer_states"), strings)
+    hold_lists(logits, batch, kept_in_batch(runner, "macaron_list_watches"), strings)
 
 
 def guarded(sample: Callable[..., Any]) -> Callable[..., Any]:

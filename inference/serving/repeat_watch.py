@@ -97,6 +97,7 @@ class OpenArray:
     key: str
     parent: str
     first: int  # where its first item begins
+    last: int  # where its last item begins
 
 
 @dataclass
@@ -176,7 +177,7 @@ class RepeatWatch:
         top = self._stack[-1] if self._stack else None
         if self._in_string or not isinstance(top, _Array):
             return None
-        return OpenArray(top.key, top.parent, top.first)
+        return OpenArray(top.key, top.parent, top.first, top.start)
 
     def feed(self, more: str) -> list[Copy]:
         begin = len(self.text)

@@ -17,14 +17,13 @@ cost is bounded by the labels' lengths, not the vocabulary's size.
 
 from __future__ import annotations
 
-import bisect
-import functools
 import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inference.serving.spelling import allowed, keep_only, vocabulary
 from inference.serving.step_rows import OutputReader, Row, Strings, asked
 from ui4a.parse import parse_partial
 from ui4a.validate import targets
@@ -62,44 +61,6 @@ def switch_values(text: str) -> tuple[str, list[str]] | None:
     return written, endings
 
 
-@dataclass(frozen=True)
-class Vocabulary:
-    """Each token's text, sorted, and the tokens of each text (empty texts left out: the
-    special tokens, which end no string)."""
-
-    texts: list[str]
-    tokens: dict[str, list[int]]
-
-    def spelling(self, rest: str) -> list[int]:
-        """The tokens that spell `rest`'s start, or all of it and go on."""
-        found = [t for n in range(1, len(rest) + 1) for t in self.tokens.get(rest[:n], ())]
-        start = bisect.bisect_right(self.texts, rest)  # `rest` itself is counted above
-        for text in self.texts[start:]:
-            if not text.startswith(rest):
-                break
-            found += self.tokens[text]
-        return found
-
-
-@functools.lru_cache(maxsize=4)
-def vocabulary(strings: Strings, vocab_size: int) -> Vocabulary:
-    tokens: dict[str, list[int]] = {}
-    for token in range(vocab_size):
-        text = strings(token)
-        if text:
-            tokens.setdefault(text, []).append(token)
-    return Vocabulary(sorted(tokens), tokens)
-
-
-def allowed(written: str, endings: list[str], vocab: Vocabulary) -> list[int]:
-    """The tokens that go on from `written` to one of `endings`, or through it."""
-    found: set[int] = set()
-    for ending in endings:
-        if ending.startswith(written) and len(ending) > len(written):
-            found.update(vocab.spelling(ending[len(written) :]))
-    return sorted(found)
-
-
 @dataclass
 class Written:
     """One request's output text, read from its tokens as they come."""
@@ -111,17 +72,6 @@ class Written:
         unread, restarted = self.reader.unread(outputs, strings)
         self.text = unread if restarted else self.text + unread
         return self.text
-
-
-def keep_only(logits: Any, row: int, tokens: list[int]) -> int:
-    """Mask every token of `row` but `tokens`, unless none of them is allowed already (the
-    grammar's mask): then the row is left as it stood; whether it masked."""
-    if not tokens or bool(logits[row, tokens].isneginf().all()):
-        return 0
-    kept = logits[row, tokens].clone()
-    logits[row] = float("-inf")
-    logits[row, tokens] = kept
-    return 1
 
 
 def hold_switches(
