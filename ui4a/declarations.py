@@ -166,19 +166,21 @@ def first_steps(head: object) -> dict[str, int]:
     return {key: min(seen) for key, seen in steps.items() if len(seen) >= 2 and 0 not in seen}
 
 
-def tail_schemas(schema: Schema, head: object) -> TailSchemas:
+def tail_schemas(schema: Schema, head: object, max_rows: int = TAIL_ROWS) -> TailSchemas:
     """The tail of `schema` (a whole spec's) for a decoded `head`: its `state` declares each
     key the head reads or writes, once, with a value of a type it is used as; its `data`
     declares each dataset the head names, and nothing else, as the spec schema allows a
-    dataset to be. Nothing the head does not name is declared: the view would never show it,
-    and the expert otherwise spends its tokens on rows of a dataset nothing shows."""
+    dataset to be, with at most `max_rows` records (at least one, at most TAIL_ROWS). Nothing
+    the head does not name is declared: the view would never show it, and the expert otherwise
+    spends its tokens on rows of a dataset nothing shows."""
     properties = schema["properties"]
     state, keys = _declared_state(properties["state"], head)
     datasets = tuple(named_datasets(head))
     if not datasets:
         return TailSchemas(state, None, (), keys)
     data = copy.deepcopy(properties["data"])
-    data["additionalProperties"] = _rows_capped(data["additionalProperties"])
+    rows = max(1, min(max_rows, TAIL_ROWS))
+    data["additionalProperties"] = _rows_capped(data["additionalProperties"], rows)
     entry = data.pop("additionalProperties")
     data.pop("maxProperties", None)
     keyed = row_keys(head)
@@ -235,9 +237,9 @@ def _rows_keyed(entry: Schema, keys: list[str] | None) -> Schema:
     return entry
 
 
-def _rows_capped(entry: Schema) -> Schema:
-    """A dataset entry's schema (records, or records or a query) with at most TAIL_ROWS records."""
+def _rows_capped(entry: Schema, rows: int) -> Schema:
+    """A dataset entry's schema (records, or records or a query) with at most `rows` records."""
     for option in entry.get("anyOf", [entry]):
         if option.get("type") == "array":
-            option["maxItems"] = min(option["maxItems"], TAIL_ROWS)
+            option["maxItems"] = min(option["maxItems"], rows)
     return entry

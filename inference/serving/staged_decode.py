@@ -43,6 +43,7 @@ import xgrammar as xgr
 
 from inference.serving.repeat_watch import Copy, RepeatWatch, interchangeable_children
 from inference.serving.stage_closing import JSON_OPTIONS, closing
+from inference.serving.tail_budget import records_that_fit
 from ui4a.declarations import (
     TailSchemas,
     first_steps,
@@ -557,10 +558,10 @@ async def staged(
         return
     spec.cut(len(spec.text) - 1)  # the spec's closing brace: the tail writes it again
     yield spec.flush(hold=False)
-    tail = tail_schemas(schema, decoded)
+    left = max(1, max_tokens - len(cut.kept_ids) - ids.hidden)
+    tail = tail_schemas(schema, decoded, max_rows=records_that_fit(left, decoded))
     grammar = tail_grammar(cut.respelled, tail)
     tail_prompt = {"prompt_token_ids": head.prompt_ids + cut.kept_ids}
-    left = max(1, max_tokens - len(cut.kept_ids) - ids.hidden)
     run = Run(
         generate(
             tail_prompt,

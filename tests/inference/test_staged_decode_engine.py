@@ -19,6 +19,7 @@ from inference.protocol import Delta, GenerationRequest
 from inference.serving import stage_closing, staged_decode
 from inference.serving.engine import VllmEngine
 from inference.serving.prompts import refine_request_for, request_for
+from inference.serving.tail_budget import records_that_fit
 from inference.settings import EngineSettings
 from ui4a.declarations import head_schema, named_datasets
 from ui4a.repair import repair
@@ -467,4 +468,38 @@ def test_a_switch_at_drawn_tabs_names_one_of_their_labels(
     assert deltas[-1].finish_reason == "stop"
     spec = json.loads("".join(d.text for d in deltas))
     assert spec["root"]["c"][1]["on"]["value"] in ("About Biscuit", "Apply"), spec
+    assert validate(spec) == [], spec
+
+
+# A head with seven state keys and a table of seven columns, as the dev set's search-02 had
+# when the tail was cut at the token limit mid-record (bench/RESULTS.md, 2026-12-07).
+WIDE = ["flight", "departure_date", "passengers", "return_date", "price", "duration", "seats"]
+WIDE_HEAD = {
+    "title": "Flights",
+    "root": {
+        "t": "page",
+        "c": [
+            *({"t": "input", "label": key.replace("_", " ").title(), "bind": key} for key in WIDE),
+            {"t": "table", "data": "flights", "cols": WIDE, "title": "All flights"},
+        ],
+    },
+}
+
+
+def test_a_tail_short_of_tokens_writes_the_records_that_fit(
+    engine: VllmEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """inference/serving/tail_budget.py: 250 tokens after the head fit two records."""
+    head_text = json.dumps(WIDE_HEAD, separators=(",", ":"))
+    head_tokens = len(engine._tokenizer.encode(head_text, add_special_tokens=False))
+    request = request_for(
+        request_id=str(uuid.uuid4()),
+        expert="ui",
+        prompt="flight search with a results table",
+        max_tokens=head_tokens + 250,
+    )
+    deltas = forced_head(engine, monkeypatch, caplog, WIDE_HEAD, "", request=request)
+    assert deltas[-1].finish_reason == "stop"
+    spec = json.loads("".join(d.text for d in deltas))
+    assert 1 <= len(spec["data"]["flights"]) <= records_that_fit(260, WIDE_HEAD), spec["data"]
     assert validate(spec) == [], spec

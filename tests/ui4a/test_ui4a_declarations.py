@@ -89,6 +89,19 @@ def test_the_tail_requires_every_named_dataset_and_nothing_else() -> None:
         jsonschema.validate({"draft": "", "page": 1}, tail.state)
 
 
+def test_the_tail_holds_as_many_records_as_it_is_given_at_least_one() -> None:
+    schema = ui4a.json_schema(queries=False)
+    trip = {"city": "Oslo", "date": "2026-05-01"}
+    three = {"trips": [trip] * 3, "spend": [], "notes": []}
+    jsonschema.validate(three, tail_schemas(schema, HEAD, max_rows=3).data)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(three, tail_schemas(schema, HEAD, max_rows=2).data)
+    one = tail_schemas(schema, HEAD, max_rows=0).data
+    jsonschema.validate({**three, "trips": [trip]}, one)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**three, "trips": [trip] * 2}, one)
+
+
 def test_a_tail_over_uploads_may_declare_a_query() -> None:
     tail = tail_schemas(ui4a.json_schema(queries=True), HEAD)
     query = {"from": "sales", "group": "date:month", "agg": {"revenue": "sum:amount"}}
