@@ -49,6 +49,11 @@ WORDS = re.compile(r"[a-z0-9$£€%][\w$£€%.'-]*")
 # is in a child, or comes later than MAX_PREFIX, is not copied (its structure is the model's).
 FIRST_SHOWN = re.compile(r'"(?:label|text|title)":"')
 MAX_PREFIX = 120
+# A node begun in an array after another: past the item a list went on with, a second one means
+# the model wrote on, and the page is its to close.
+NODE = ',{"t":'
+# The most closing tokens taken from a row in one step, where the page is held open.
+MAX_TRIES = 4
 # An item said in more words is a description ("font size slider 12 to 24"), not a name to show.
 MAX_SAID = 3
 
@@ -81,20 +86,24 @@ def left_out(items: list[Any], lists: list[list[Listed]], spec_words: set[str]) 
     showing: SHOWN_TO_HOLD of its items or more each show one item of the list (an item that
     shows several holds the list, and is not one of its items), it has fewer items than the
     list, and that item of the list, said in MAX_SAID words at most, shows nowhere in the spec
-    (`spec_words`); None if none."""
+    (`spec_words`) and names no other component than the array's last item is ("Track
+    button" is no field of a form); None if none."""
     shown = [item_words(item) for item in items]
+    last = items[-1].get("t") if items and isinstance(items[-1], dict) else ""
     for listed in lists:
         if len(items) >= len(listed):
             continue
         found: set[int] = set()
         for seen in shown:
-            showing = [i for i, (_, words) in enumerate(listed) if shows(words, seen)]
+            showing = [i for i, (_, words, _) in enumerate(listed) if shows(words, seen)]
             if len(showing) == 1:
                 found.update(showing)
         if len(found) < SHOWN_TO_HOLD:
             continue
-        for i, (said, words) in enumerate(listed):
-            if i not in found and len(said.split()) <= MAX_SAID and not shows(words, spec_words):
+        for i, (said, words, named) in enumerate(listed):
+            fits = not named or named == last
+            short = len(said.split()) <= MAX_SAID
+            if i not in found and fits and short and not shows(words, spec_words):
                 return said
     return None
 
@@ -119,11 +128,13 @@ def styled(said: str, like: str) -> str:
 
 @dataclass
 class ListState:
-    """One request's spec as read so far, and the item it was set to go on with: where in the
-    text that item begins, and how it is spelled."""
+    """One request's spec as read so far; the item it was set to go on with: where in the text
+    that item begins, and how it is spelled; and where the last such item began, while the
+    page is held open after it."""
 
     output: WatchedOutput = field(default_factory=WatchedOutput)
     going_on: tuple[int, str] | None = None
+    went_on_at: int | None = None
 
 
 def closing(watch: RepeatWatch, closer: str, lists: list[list[Listed]]) -> str | None:
@@ -168,6 +179,37 @@ def spelled(going_on: str, written: str, strings: Strings, logits: Any) -> list[
     return allowed(written, [going_on], vocabulary(strings, logits.shape[1]))
 
 
+def closes_page(watch: RepeatWatch, closer: str) -> bool:
+    """Whether `closer` (a token's text) would close the page's children after the spec the
+    watch has read."""
+    ahead = watch.fork()
+    written = 0
+    for bracket in (i for i, char in enumerate(closer) if char == "]"):
+        ahead.feed(closer[written:bracket])
+        written = bracket
+        opened = ahead.innermost_array()
+        if opened is not None and (opened.key, opened.parent) == ("c", "page"):
+            return True
+    return False
+
+
+def hold_page(logits: Any, row: int, watch: RepeatWatch, strings: Strings) -> bool:
+    """Take away `row`'s best tokens while they would close the page, a few at most, unless
+    nothing else is allowed (then the row is left as it stood); whether any was."""
+    taken: list[tuple[int, Any]] = []
+    for _ in range(MAX_TRIES):
+        best = int(logits[row].argmax())
+        if bool(logits[row, best].isneginf()) or not closes_page(watch, strings(best)):
+            break
+        taken.append((best, logits[row, best].clone()))
+        logits[row, best] = float("-inf")
+    if taken and bool(logits[row].isneginf().all()):
+        for token, value in taken:
+            logits[row, token] = value
+        return False
+    return bool(taken)
+
+
 def hold_row(
     logits: Any,
     row: int,
@@ -177,10 +219,11 @@ def hold_row(
     strings: Strings,
     drafted: bool,
 ) -> None:
-    """Hold `row` to the item its request's spec goes on with, or set it going on to one. A
-    row after drafts (`drafted`) may not be kept, so only the first row ends an item's going
-    on, where the spec has written past it or otherwise; a draft that left the item is
-    rejected anyway, as the row before it is held to the item."""
+    """Hold `row` to the item its request's spec goes on with, or set it going on to one; and
+    right after such an item, hold the page open once. A row after drafts (`drafted`) may not
+    be kept, so only the first row ends an item's going on, where the spec has written past it
+    or otherwise, and spends the page's holding; a draft that left the item is rejected
+    anyway, as the row before it is held to the item."""
     if state.going_on is not None:
         start, going_on = state.going_on
         written = watch.text[start:]
@@ -192,9 +235,13 @@ def hold_row(
             return
         if not drafted:
             state.going_on = None
+    just_after = state.went_on_at is not None and watch.text[state.went_on_at :].count(NODE) <= 1
+    if just_after and hold_page(logits, row, watch, strings) and not drafted:
+        state.went_on_at = None
     found = go_on(logits, row, watch, lists, strings)
     if found is not None and state.going_on is None:
         state.going_on = found
+        state.went_on_at = found[0]
 
 
 def hold_lists(

@@ -30,12 +30,13 @@ MAX_ITEMS = 12
 # An item is a short phrase; a longer one ends the list ("contacts appear below with ...").
 MAX_ITEM_WORDS = 4
 MAX_PHRASE = 40
-# An item of a list: as the request says it ("bounce rate"), and the words that tell it from the
-# list's other items (["bounce"]).
-Listed = tuple[str, list[str]]
+# An item of a list: as the request says it ("bounce rate"), the words that tell it from the
+# list's other items (["bounce"]), and the component it names, if any ("Track button": "button").
+Listed = tuple[str, list[str], str]
 # What a list's own text is cut at: sentence marks and parentheses (whose insides are read as
 # lists of their own), and "plus", which starts the next part of a request.
-CLAUSE = re.compile(r"[.:!?](?=\s|$)|[;()\n\u2014\u2013]|\s-\s|\bplus\b", re.IGNORECASE)
+# A dash between words cuts, one in a range ("1\u20135") does not.
+CLAUSE = re.compile(r"[.:!?](?=\s|$)|[;()\n\u2014]|\s[-\u2013]\s|\bplus\b", re.IGNORECASE)
 PARENTHESISED = re.compile(r"\(([^()]*)\)")
 ITEM = re.compile(r",|/|&|\b(?:and|or|vs)\b\.?", re.IGNORECASE)
 # A first item is read after its last one of these, a last item before its first.
@@ -53,6 +54,16 @@ card cards badge option options textarea link shown progress bar bars stat stats
 rows
 """
 FILLER = STOP_WORDS | frozenset(FILLER_TEXT.split())
+# The UI4A component a word of an item names.
+COMPONENTS = {
+    **dict.fromkeys(["button", "buttons", "link"], "button"),
+    **dict.fromkeys(["checkbox", "checkboxes"], "checkbox"),
+    **dict.fromkeys(["switch", "toggle"], "switch"),
+    **dict.fromkeys(["select", "dropdown", "picker"], "select"),
+    **dict.fromkeys(["field", "fields", "box", "input"], "input"),
+    **dict.fromkeys(["tab", "tabs"], "tabs"),
+    **{name: name for name in ("slider", "textarea", "chart", "table", "badge", "progress")},
+}
 # What an item as said is trimmed of at its ends: a request's words ("screen", "page") may be
 # part of its name ("Phone screen").
 ARTICLES_TEXT = "a an the and or of for with my your"
@@ -84,32 +95,38 @@ def phrase(part: str) -> str:
     return " ".join(words)[:MAX_PHRASE]
 
 
-def clause_items(clause: str) -> list[tuple[str, list[str]]]:
-    """A clause's items, each as said and as words, the list cut before its first long item
-    (none: not a list)."""
+def component(part: str) -> str:
+    """The component an item names ("" if none): its last word that names one."""
+    named = [COMPONENTS[w] for w in WORD.findall(part.lower()) if w in COMPONENTS]
+    return named[-1] if named else ""
+
+
+def clause_items(clause: str) -> list[tuple[str, list[str], str]]:
+    """A clause's items, each as said, as words and by the component it names, the list cut
+    before its first long item (none: not a list)."""
     parts = [p.strip() for p in ITEM.split(clause)]
     parts = [p for p in parts if p]
     if len(parts) < MIN_ITEMS:
         return []
     parts[0] = LEADS_IN.sub("", parts[0])
     parts[-1] = TRAILS_OFF.sub("", parts[-1])
-    items: list[tuple[str, list[str]]] = []
+    items: list[tuple[str, list[str], str]] = []
     for part in parts[:MAX_ITEMS]:
         words = item_words(part)
         if not words or len(words) > MAX_ITEM_WORDS:
             break
-        items.append((phrase(part), words))
+        items.append((phrase(part), words, component(part)))
     return items if len(items) >= MIN_ITEMS else []
 
 
-def distinctive(items: list[tuple[str, list[str]]]) -> list[Listed]:
+def distinctive(items: list[tuple[str, list[str], str]]) -> list[Listed]:
     """Each item with its words that no other item of its list has (none where all are
     shared)."""
     counts: dict[str, int] = {}
-    for _, words in items:
+    for _, words, _ in items:
         for word in set(words):
             counts[word] = counts.get(word, 0) + 1
-    return [(said, [w for w in words if counts[w] == 1]) for said, words in items]
+    return [(said, [w for w in words if counts[w] == 1], named) for said, words, named in items]
 
 
 def listed_items(message: str) -> list[list[Listed]]:

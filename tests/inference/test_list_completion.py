@@ -23,12 +23,16 @@ BOUNCE = '{"t":"stat","label":"Bounce rate","value":"41%"}'
 BOTH = '{"t":"card","title":"Visitors and signups","c":[]}'
 SELECT = '{"title":"Shop","root":{"t":"select","label":"Sort","bind":"s","opts":["Newest","Oldest"'
 TABLE = '{"title":"Contacts","root":{"t":"table","data":"people","cols":["name","phone"'
+FORM = (
+    '{"title":"Orders","root":{"t":"form","submit":"Go","c":[{"t":"input","label":"Order number"},'
+    '{"t":"input","label":"Email"}'
+)
 NEXT_TILE = ',{"t":"stat","label":"'
 # A stand-in vocabulary, each id's text as the tokenizer decodes it alone.
 VOCAB = [
-    PAGE, VISITORS, SIGNUPS, CONVERSION, BOUNCE, BOTH, SELECT, TABLE,
+    PAGE, VISITORS, SIGNUPS, CONVERSION, BOUNCE, BOTH, SELECT, TABLE, FORM,
     ",", "]", "]}", "]},", NEXT_TILE, ',"', "Bounce", "Bou", " rate", " rating", '"', '",',
-    "Cheapest", "x",
+    "Cheapest", '"value":"41%"}', "x",
 ]  # fmt: skip
 CLOSERS = ("]", "]}", "]},")
 
@@ -49,7 +53,7 @@ def request(written: list[str], message: str = ASKED) -> SimpleNamespace:
     )
 
 
-def step(best: str, allowed: tuple[str, ...] = tuple(VOCAB[8:]), rows: int = 1) -> torch.Tensor:
+def step(best: str, allowed: tuple[str, ...] = tuple(VOCAB[9:]), rows: int = 1) -> torch.Tensor:
     """Logits whose rows allow `allowed` (the grammar's mask), `best` the likeliest."""
     logits = torch.full((rows, len(VOCAB)), float("-inf"))
     for token in allowed:
@@ -83,11 +87,29 @@ def test_tiles_short_of_the_listed_kpis_go_on_with_the_one_left_out() -> None:
     assert after([*written, NEXT_TILE, "Bounce"], logits, state) == " rate"
     logits = step("x")
     after([*written, NEXT_TILE, "Bounce", " rate"], logits, state)
-    assert kept(logits) == {'"', '",'}
+    assert kept(logits) == {'"', '",', '"value":"41%"}'}
     # Past its closing quote the model writes on.
     logits = step("x")
     assert after([*written, NEXT_TILE, "Bounce", " rate", '",'], logits, state) == "x"
-    assert len(kept(logits)) == len(VOCAB) - 8
+    assert len(kept(logits)) == len(VOCAB) - 9
+
+
+def test_right_after_an_item_it_went_on_with_the_page_is_held_open_once() -> None:
+    written = [PAGE, VISITORS, ",", SIGNUPS, ",", CONVERSION, NEXT_TILE, "Bounce", " rate", '",']
+    state = ListState(went_on_at=len("".join(written[:6])))
+    written += ['"value":"41%"}', "]}"]
+    logits = step("]}")
+    assert after(written, logits, state) == ","
+    assert state.went_on_at is None
+    # Held once: the next time the page may close.
+    assert after(written, step("]}"), state) == "]}"
+
+
+def test_a_page_with_another_node_since_is_the_models_to_close() -> None:
+    written = [PAGE, VISITORS, ",", SIGNUPS, ",", CONVERSION, NEXT_TILE, "Bounce", " rate", '",']
+    state = ListState(went_on_at=len("".join(written[:6])))
+    written += ['"value":"41%"}', ",", CONVERSION, "]}"]
+    assert after(written, step("]}"), state) == "]}"
 
 
 def test_a_list_of_strings_goes_on_with_a_string() -> None:
@@ -124,6 +146,11 @@ def test_an_array_showing_one_listed_item_or_a_container_of_several_closes() -> 
     assert after([PAGE, BOTH], step("]")) == "]"
 
 
+def test_an_item_that_names_another_component_is_not_spelled_as_the_arrays() -> None:
+    message = "order lookup: order number, email, Track button"
+    assert after([FORM], step("]"), message=message) == "]"
+
+
 def test_a_tables_columns_are_the_models_to_close() -> None:
     assert after([TABLE], step("]"), message="contacts with name, phone, city") == "]"
 
@@ -155,7 +182,7 @@ def test_a_draft_row_that_leaves_the_item_does_not_end_its_going_on() -> None:
     batch: list[Row] = [("r", request(written), 0, 2, ids("]}"))]
     list_completion.hold_lists(logits, batch, {"r": state}, strings)
     assert kept(logits, 0) == {",", NEXT_TILE}
-    assert len(kept(logits, 1)) == len(VOCAB) - 8
+    assert len(kept(logits, 1)) == len(VOCAB) - 9
     assert state.going_on == (start, NEXT_TILE + 'Bounce rate"')
 
 

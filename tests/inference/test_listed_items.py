@@ -10,7 +10,7 @@ from inference.serving.listed_items import MAX_LISTS, Listed, listed_items
 
 
 def said(lists: list[list[Listed]]) -> list[list[str]]:
-    return [[item for item, _ in items] for items in lists]
+    return [[item for item, _, _ in items] for items in lists]
 
 
 def test_a_list_after_a_lead_in_is_read_from_its_last_preposition() -> None:
@@ -19,10 +19,10 @@ def test_a_list_after_a_lead_in_is_read_from_its_last_preposition() -> None:
         "plus a line chart of daily visitors"
     ) == [
         [
-            ("visitors", ["visitors"]),
-            ("signups", ["signups"]),
-            ("conversion rate", ["conversion"]),
-            ("bounce rate", ["bounce"]),
+            ("visitors", ["visitors"], ""),
+            ("signups", ["signups"], ""),
+            ("conversion rate", ["conversion"], ""),
+            ("bounce rate", ["bounce"], ""),
         ]
     ]
 
@@ -41,17 +41,20 @@ def test_slashes_and_parentheses_make_lists_of_their_own() -> None:
 def test_words_that_name_a_component_or_a_count_tell_no_item_apart() -> None:
     assert listed_items("Job board: keyword, location, remote only switch, Phone screen") == [
         [
-            ("keyword", ["keyword"]),
-            ("location", ["location"]),
-            ("remote", ["remote"]),
-            ("Phone screen", ["phone"]),
+            ("keyword", ["keyword"], ""),
+            ("location", ["location"], ""),
+            ("remote", ["remote"], "switch"),
+            ("Phone screen", ["phone"], ""),
         ]
     ]
 
 
-def test_a_decimal_point_or_a_clock_does_not_cut_a_list() -> None:
+def test_a_decimal_point_a_clock_or_a_range_does_not_cut_a_list() -> None:
     assert said(listed_items("order total $31.50, tip 10%, 15%, 20%")) == [
         ["order total $31.50", "tip 10%", "15%", "20%"]
+    ]
+    assert said(listed_items("survey: rating 1\u20135, cleanliness, staff")) == [
+        ["rating 1\u20135", "cleanliness", "staff"]
     ]
 
 
@@ -70,11 +73,11 @@ def test_short_lists_long_phrases_and_plain_sentences_are_no_lists() -> None:
 def test_a_list_ends_before_its_first_long_item() -> None:
     assert listed_items(
         "Contacts: name, phone, city, saved contacts appear right below the form"
-    ) == [[("name", ["name"]), ("phone", ["phone"]), ("city", ["city"])]]
+    ) == [[("name", ["name"], ""), ("phone", ["phone"], ""), ("city", ["city"], "")]]
 
 
 @given(st.text(max_size=3_000))
 def test_any_message_gives_a_bounded_number_of_lists_of_words(message: str) -> None:
     lists = listed_items(message)
     assert len(lists) <= MAX_LISTS
-    assert all(len(items) >= 3 and all(words for _, words in items) for items in lists)
+    assert all(len(items) >= 3 and all(words for _, words, _ in items) for items in lists)
