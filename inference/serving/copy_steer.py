@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from inference.serving.repeat_watch import WatchedOutput, interchangeable_children
-from inference.serving.step_rows import Row, Strings, asked
+from inference.serving.step_rows import Row, Strings, after_drafts, asked
 
 EXTRA_ARG = "macaron_copy_steer"
 # A display string's value in a child's text: what a copy is steered off.
@@ -67,11 +67,8 @@ def steer_rows(
     token was pushed."""
     watch = state.watch.fork() if count > 1 else state.watch
     pushed = 0
-    for row in range(count):
-        if row > 0 and drafts[row - 1] < 0:  # vLLM pads drafts that broke the grammar with -1
-            break
-        if row > 0:
-            watch.feed(strings(drafts[row - 1]))
+    for row, draft in after_drafts(count, drafts, strings):
+        watch.feed(draft)
         items, written = watch.copying(interchangeable_children)
         ahead = [t for t in (steered_text(i, written) for i in items) if t is not None]
         for _ in range(MAX_TRIES if ahead else 0):

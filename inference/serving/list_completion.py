@@ -32,7 +32,7 @@ from inference.serving.listed_items import Listed, listed_items
 from inference.serving.repeat_watch import RepeatWatch, WatchedOutput
 from inference.serving.request_coverage import shown_text
 from inference.serving.spelling import allowed, keep_only, vocabulary
-from inference.serving.step_rows import Row, Strings, asked
+from inference.serving.step_rows import Row, Strings, after_drafts, asked
 
 EXTRA_ARG = "macaron_listed_items"
 # The arrays whose items may be a request's list. A table's columns are data keys, which the
@@ -261,9 +261,6 @@ def hold_lists(
         held = kept.setdefault(req_id, ListState())
         held.output.update(list(state.output_token_ids), strings)
         watch = held.output.watch.fork() if count > 1 else held.output.watch
-        for row in range(count):
-            if row > 0 and drafts[row - 1] < 0:  # vLLM pads drafts that broke the grammar
-                break
-            if row > 0:
-                watch.feed(strings(drafts[row - 1]))
+        for row, draft in after_drafts(count, drafts, strings):
+            watch.feed(draft)
             hold_row(logits, first + row, watch, held, lists, strings, drafted=row > 0)

@@ -33,6 +33,16 @@ def batch_rows(runner: Any, spec_decode_metadata: Any) -> Iterator[Row]:
         drafted += count - 1
 
 
+def after_drafts(count: int, drafts: list[int], strings: Strings) -> Iterator[tuple[int, str]]:
+    """Each of a request's `count` rows with the text of the draft right before it ("" before
+    the first), up to the first draft vLLM left out (-1, a draft that broke the grammar: the
+    rows after it count for nothing)."""
+    for row in range(count):
+        if row > 0 and drafts[row - 1] < 0:
+            return
+        yield row, strings(drafts[row - 1]) if row > 0 else ""
+
+
 def asked(state: Any, name: str) -> Any:
     """What a request's `extra_args` hold under `name` (None where it asked for nothing)."""
     params = getattr(state, "sampling_params", None)

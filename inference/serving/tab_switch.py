@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inference.serving.spelling import allowed, keep_only, vocabulary
-from inference.serving.step_rows import OutputReader, Row, Strings, asked
+from inference.serving.step_rows import OutputReader, Row, Strings, after_drafts, asked
 from ui4a.parse import parse_partial
 from ui4a.validate import targets
 
@@ -89,10 +89,8 @@ def hold_switches(
             continue
         strings = read()
         text = kept.setdefault(req_id, Written()).update(list(state.output_token_ids), strings)
-        for row in range(count):
-            if row > 0 and drafts[row - 1] < 0:  # -1: a draft vLLM left out; none after it counts
-                break
-            text += strings(drafts[row - 1]) if row > 0 else ""
+        for row, draft in after_drafts(count, drafts, strings):
+            text += draft
             if '"do":"tab"' not in text[-TAIL:]:
                 continue
             switch = switch_values(text)

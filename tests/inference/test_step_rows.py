@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inference.serving.step_rows import OutputReader
+from inference.serving.step_rows import OutputReader, after_drafts
 
 TEXTS = {1: '{"a', 2: '":', 3: "1}"}
 
@@ -29,3 +29,9 @@ def test_an_output_taken_back_is_read_again_from_its_start() -> None:
     reader.unread([1, 2, 3], spelled([]))
     assert reader.unread([1, 2], spelled([])) == ('{"a":', True)
     assert reader.unread([1, 2, 3], spelled([])) == ("1}", False)
+
+
+def test_each_row_comes_with_the_draft_before_it_up_to_one_left_out() -> None:
+    assert list(after_drafts(3, [1, 2], TEXTS.__getitem__)) == [(0, ""), (1, '{"a'), (2, '":')]
+    assert list(after_drafts(3, [1, -1], TEXTS.__getitem__)) == [(0, ""), (1, '{"a')]
+    assert list(after_drafts(1, [], TEXTS.__getitem__)) == [(0, "")]
