@@ -85,9 +85,9 @@ def left_out(items: list[Any], lists: list[list[Listed]], spec_words: set[str]) 
     """The item, as the request says it, that an array of `items` leaves out of a list it is
     showing: SHOWN_TO_HOLD of its items or more each show one item of the list (an item that
     shows several holds the list, and is not one of its items), it has fewer items than the
-    list, and that item of the list, said in MAX_SAID words at most, shows nowhere in the spec
-    (`spec_words`) and names no other component than the array's last item is ("Track
-    button" is no field of a form); None if none."""
+    list, and that item of the list, among the items shown or next to them, said in MAX_SAID
+    words at most, shows nowhere in the spec (`spec_words`) and names no other component than
+    the array's last item is ("Track button" is no field of a form); None if none."""
     shown = [item_words(item) for item in items]
     last = items[-1].get("t") if items and isinstance(items[-1], dict) else ""
     for listed in lists:
@@ -100,7 +100,10 @@ def left_out(items: list[Any], lists: list[list[Listed]], spec_words: set[str]) 
                 found.update(showing)
         if len(found) < SHOWN_TO_HOLD:
             continue
-        for i, (said, words, named) in enumerate(listed):
+        # The list is drawn in order: the item to add is among those it has shown, or next to
+        # them ("name" is no option of a topic select that shows "Rental" and "Other").
+        for i in range(max(0, min(found) - 1), min(len(listed), max(found) + 2)):
+            said, words, named = listed[i]
             fits = not named or named == last
             short = len(said.split()) <= MAX_SAID
             if i not in found and fits and short and not shows(words, spec_words):

@@ -119,6 +119,13 @@ def test_a_list_of_strings_goes_on_with_a_string() -> None:
     assert kept(logits) == {",", ',"'}
 
 
+def test_the_item_added_is_next_to_those_the_array_shows() -> None:
+    # "name" and "email" are the form's, not the select's: the list runs on past them.
+    state = ListState()
+    after([SELECT], step("]}"), state, message="a shop: your name, email, Cheapest, Newest, Oldest")
+    assert state.going_on == (len(SELECT), ',"Cheapest"')
+
+
 def test_an_item_is_spelled_like_the_one_before_up_to_its_first_display_string() -> None:
     assert next_item(CONVERSION, "bounce rate") == NEXT_TILE + 'Bounce rate"'
     assert next_item('"Newest"', "oldest first") == ',"Oldest first"'
