@@ -4,16 +4,20 @@
 The ui expert stops lists short: "KPI tiles for visitors, signups, conversion rate and bounce
 rate" drew three tiles, with no bounce rate; "days, hours, minutes" two; a hiring board of four
 named columns three (bench/RESULTS.md, 2026-12-07). So where a row's best token would close an
-array (a node's children, a select's options, a tabs' labels) whose items
-each show one item of a list of the request's, two or more (listed_items.py), the array has
-fewer items than that list, and an item of the list shows nowhere in the spec yet, the array
-goes on with that item: the next item is written like the array's last one up to its first
-display string (`{"t":"stat","label":"`), then that string is the item as the request says it
-("Bounce rate"), and the model writes on from its closing quote. Held open without it, the model
-wrote a note or a button there, not the tile, and as often lost requirements as met more
-(bench/RESULTS.md). Where the item cannot be spelled so (the last item shows no display string
-of its own, or the grammar allows none of it), the array closes as the model meant. An array
-goes on at most until it has as many items as the list, so a head ends whatever it writes.
+array (a node's children, a select's options, a tabs' labels) when:
+- two or more of its items each show one item of a list of the request's (listed_items.py),
+- it has fewer items than that list,
+- and an item of the list, among those it shows or next to them, shows nowhere in the spec,
+the array goes on with that item. The next item is written like the array's last one up to its
+first display string (`{"t":"stat","label":"`), then that string is the item as the request
+says it ("Bounce rate"), and the model writes on from its closing quote. Right after it, the
+page is held open once: the model otherwise closed it there, and lost the sections after.
+Held open without the spelling, the model wrote a note or a button, not the tile, and lost
+about as many requirements as it met (bench/RESULTS.md). An item that names another component
+than the array's last item ("Track button" after a form's fields) is not spelled there; where
+the item cannot be spelled (the last item shows no display string of its own, or the grammar
+allows none of it), the array closes as the model meant. An array goes on at most until it has
+as many items as the list, so a head ends whatever it writes.
 
 Only the head asks: the later stages write data, not lists a request names. A request's spec is
 read as its tokens come (`WatchedOutput`), and an array's items are parsed only when a row's

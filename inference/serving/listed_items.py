@@ -2,14 +2,14 @@
 bounce rate", "To do / Doing / Done", "a department filter (Design, Engineering, Sales)".
 
 The ui expert often stops a list short: three tiles where four were named, two of "days, hours,
-minutes", three of four columns of a board (bench/RESULTS.md, 2026-12-07). A head holds a list
-it is writing open while the request's has items it has not shown (list_completion.py); this
-reads those lists from the request, with no model: each list's items as the request says them,
-and as the words that tell one item from the others ("conversion" and "bounce" for "conversion
-rate" and "bounce rate").
+minutes", three of four columns of a board (bench/RESULTS.md, 2026-12-07). A head's list goes
+on to the request's items it has not shown (list_completion.py); this reads those lists from
+the request, with no model: each list's items as the request says them, as the words that tell
+one item from the others ("conversion" and "bounce" for "conversion rate" and "bounce rate"),
+and by the component each names, if any ("a Track button").
 
-The reading is a heuristic, and errs towards finding no list: clauses split at sentence marks
-and parentheses, items at commas, slashes, "and", "or" and "vs"; a list needs MIN_ITEMS items
+The reading is a heuristic, and errs towards finding no list: clauses split at sentence marks,
+parentheses and spaced dashes, items at commas, slashes, "and", "or" and "vs"; a list needs MIN_ITEMS items
 of at most MAX_ITEM_WORDS words each, its first item read from its last preposition on ("KPI
 tiles for visitors": "visitors") and its last up to its first ("Baguette with stock numbers":
 "Baguette"). The message is read up to MAX_CHARS characters, so the cost is bounded.
