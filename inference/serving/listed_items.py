@@ -9,10 +9,11 @@ one item from the others ("conversion" and "bounce" for "conversion rate" and "b
 and by the component each names, if any ("a Track button").
 
 The reading is a heuristic, and errs towards finding no list: clauses split at sentence marks,
-parentheses and spaced dashes, items at commas, slashes, "and", "or" and "vs"; a list needs MIN_ITEMS items
-of at most MAX_ITEM_WORDS words each, its first item read from its last preposition on ("KPI
-tiles for visitors": "visitors") and its last up to its first ("Baguette with stock numbers":
-"Baguette"). The message is read up to MAX_CHARS characters, so the cost is bounded.
+parentheses and spaced dashes, items at commas, slashes, "and", "or" and "vs"; a list needs
+MIN_ITEMS items of at most MAX_ITEM_WORDS words each, its first item read from its last
+preposition on ("KPI tiles for visitors": "visitors") and its last up to its first ("Baguette
+with stock numbers": "Baguette"). The message is read up to MAX_CHARS characters, so the cost
+is bounded.
 """
 
 from __future__ import annotations
