@@ -104,9 +104,9 @@ class EngineSettings:
     # down by this much (a logit) until the model writes another (inference/serving/
     # copy_steer.py). `MACARON_COPY_STEER`; 0: off.
     copy_steer: float = 0.0
-    # A head's list (tiles, fields, options, columns, tabs) is held open while the request
-    # names more items of it than it has and one of those shows nowhere yet (inference/serving/
-    # list_completion.py). `MACARON_LIST_HOLD=0`: off.
+    # A head's list (tiles, fields, options, tabs) goes on to an item the request names next to
+    # those it shows, where it has fewer items than the request's list and that item shows
+    # nowhere yet (inference/serving/list_completion.py). `MACARON_LIST_HOLD=0`: off.
     list_hold: bool = True
 
     @property

@@ -374,7 +374,7 @@ class VllmEngine:
     def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
         """The latest user message's words favoured, for a UI4A spec (copy_bias.py); a head
         steered off copying a child (copy_steer.py), its tab switches held to its tabs' labels
-        (tab_switch.py) and its lists held open to the message's (list_completion.py); the
+        (tab_switch.py) and its lists gone on to the message's items (list_completion.py); the
         later stages' strings ended where the model meant to end them (closing_quote.py); and
         no word a third time in a row (word_loop.py)."""
         users = [m.content for m in request.messages if m.role == "user"]

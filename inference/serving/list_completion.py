@@ -189,6 +189,8 @@ def spelled(going_on: str, written: str, strings: Strings, logits: Any) -> list[
 def closes_page(watch: RepeatWatch, closer: str) -> bool:
     """Whether `closer` (a token's text) would close the page's children after the spec the
     watch has read."""
+    if "]" not in closer:  # most tokens: no fork of the watch, which copies its strings
+        return False
     ahead = watch.fork()
     written = 0
     for bracket in (i for i, char in enumerate(closer) if char == "]"):
