@@ -108,6 +108,10 @@ class EngineSettings:
     # those it shows, where it has fewer items than the request's list and that item shows
     # nowhere yet (inference/serving/list_completion.py). `MACARON_LIST_HOLD=0`: off.
     list_hold: bool = True
+    # A head draws the buttons the request names and it has not drawn: a form's submit, or a
+    # button at the end of a page's or card's children (inference/serving/
+    # button_completion.py). `MACARON_BUTTON_HOLD=0`: off.
+    button_hold: bool = True
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -153,6 +157,7 @@ class EngineSettings:
             copy_follow=float(env("MACARON_COPY_FOLLOW", "0")),
             copy_steer=float(env("MACARON_COPY_STEER", "0")),
             list_hold=env("MACARON_LIST_HOLD", "1") == "1",
+            button_hold=env("MACARON_BUTTON_HOLD", "1") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

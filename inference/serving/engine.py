@@ -374,9 +374,10 @@ class VllmEngine:
     def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
         """The latest user message's words favoured, for a UI4A spec (copy_bias.py); a head
         steered off copying a child (copy_steer.py), its tab switches held to its tabs' labels
-        (tab_switch.py) and its lists gone on to the message's items (list_completion.py); the
-        later stages' strings ended where the model meant to end them (closing_quote.py); and
-        no word a third time in a row (word_loop.py)."""
+        (tab_switch.py), its lists gone on to the message's items (list_completion.py) and its
+        buttons drawn as the message names them (button_completion.py); the later stages'
+        strings ended where the model meant to end them (closing_quote.py); and no word a third
+        time in a row (word_loop.py)."""
         users = [m.content for m in request.messages if m.role == "user"]
         schema = request.json_schema
         if not users or schema is None or not is_staged_schema(schema):
@@ -390,7 +391,9 @@ class VllmEngine:
         head_rules = (
             copy_steer.request_args(self.settings.copy_steer)
             | tab_switch.request_args()
-            | (list_completion.request_args(users[-1]) if self.settings.list_hold else {})
+            | list_completion.request_args(
+                users[-1], lists=self.settings.list_hold, buttons=self.settings.button_hold
+            )
             if spec_from is None
             else {}
         )

@@ -19,6 +19,10 @@ the item cannot be spelled (the last item shows no display string of its own, or
 allows none of it), the array closes as the model meant. An array goes on at most until it has
 as many items as the list, so a head ends whatever it writes.
 
+The same spelling draws the buttons the request names and the head has not drawn
+(`macaron_named_buttons`, button_completion.py): a form's submit string, or a button at the end
+of a card's children; the page is not held open after one.
+
 Only the head asks: the later stages write data, not lists a request names. A request's spec is
 read as its tokens come (`WatchedOutput`), and an array's items are parsed only when a row's
 best token closes one: a step's cost stays bounded by the array, not the spec.
@@ -32,6 +36,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inference.serving import button_completion
+from inference.serving.button_completion import added_button, submitted
 from inference.serving.listed_items import Listed, listed_items
 from inference.serving.repeat_watch import RepeatWatch, WatchedOutput
 from inference.serving.request_coverage import shown_text
@@ -39,6 +45,9 @@ from inference.serving.spelling import allowed, keep_only, vocabulary
 from inference.serving.step_rows import Row, Strings, after_drafts, asked
 
 EXTRA_ARG = "macaron_listed_items"
+BUTTONS_ARG = button_completion.EXTRA_ARG
+# What a request asks of its head: the lists it names, and the buttons.
+Asks = tuple[list[list[Listed]], list[str]]
 # The arrays whose items may be a request's list. A table's columns are data keys, which the
 # tail then fills row by row: a column the rule adds makes every row longer (a spec cut at the
 # token limit, bench/RESULTS.md), so they are the model's.
@@ -62,10 +71,13 @@ MAX_TRIES = 4
 MAX_SAID = 3
 
 
-def request_args(message: str) -> dict[str, Any]:
-    """`SamplingParams.extra_args` that go on with a head's lists to the lists in `message`."""
-    lists = listed_items(message)
-    return {EXTRA_ARG: lists} if lists else {}
+def request_args(message: str, lists: bool = True, buttons: bool = True) -> dict[str, Any]:
+    """`SamplingParams.extra_args` that go on with a head's lists to the lists in `message`
+    (`lists`), and draw the buttons it names (`buttons`)."""
+    listed = listed_items(message) if lists else []
+    return ({EXTRA_ARG: listed} if listed else {}) | (
+        button_completion.request_args(message) if buttons else {}
+    )
 
 
 def same_word(asked_for: str, shown: str) -> bool:
@@ -135,19 +147,23 @@ def styled(said: str, like: str) -> str:
 
 @dataclass
 class ListState:
-    """One request's spec as read so far; the item it was set to go on with: where in the text
-    that item begins, and how it is spelled; and where the last such item began, while the
-    page is held open after it."""
+    """One request's spec as read so far; the item it was set to go on with: the text it goes
+    on after, how it is spelled, and how many output tokens the row that set it held; and
+    where the last such item began, while the page is held open after it."""
 
     output: WatchedOutput = field(default_factory=WatchedOutput)
-    going_on: tuple[int, str] | None = None
+    going_on: tuple[str, str, int] | None = None
     went_on_at: int | None = None
 
 
-def closing(watch: RepeatWatch, closer: str, lists: list[list[Listed]]) -> str | None:
+def closing(
+    watch: RepeatWatch, closer: str, lists: list[list[Listed]], buttons: list[str]
+) -> tuple[str, bool] | None:
     """Where `closer` (a token's text) would close a list array, after the spec the watch has
-    read, short of a list of the request's: how the text goes on instead, from where the
-    watch's text ends; None where the array may close, or the item cannot be spelled."""
+    read, short of a list of the request's, or a host's children short of a button it names
+    (button_completion.py): how the text goes on instead, from where the watch's text ends, and
+    whether the page is held open once after it (after a list's item); None where the array
+    may close, or the item cannot be spelled."""
     bracket = closer.find("]")
     if bracket < 0:
         return None
@@ -163,22 +179,28 @@ def closing(watch: RepeatWatch, closer: str, lists: list[list[Listed]]) -> str |
     if not isinstance(items, list):
         return None
     said = left_out(items, lists, set(WORDS.findall(ahead.text.lower())))
-    if said is None:
-        return None
-    going_on = next_item(ahead.text[opened.last :], said)
-    return None if going_on is None else closer[:bracket] + going_on
+    going_on = next_item(ahead.text[opened.last :], said) if said is not None else None
+    if going_on is not None:
+        return closer[:bracket] + going_on, True
+    button = added_button(buttons, ahead.text, opened, items)
+    return None if button is None else (closer[:bracket] + button, False)
 
 
 def go_on(
-    logits: Any, row: int, watch: RepeatWatch, lists: list[list[Listed]], strings: Strings
-) -> tuple[int, str] | None:
-    """Where `row`'s best token closes a list array short of a request's list, keep only the
-    tokens that go on to the item it left out, and say where that begins and how it is spelled
-    (None: the row is left as it stood, as where the grammar allows none of those tokens)."""
-    best = int(logits[row].argmax())
-    going_on = closing(watch, strings(best), lists)
-    if going_on and keep_only(logits, row, spelled(going_on, "", strings, logits)):
-        return len(watch.text), going_on
+    logits: Any, row: int, watch: RepeatWatch, asks: Asks, strings: Strings
+) -> tuple[str, bool] | None:
+    """Where `row`'s best token closes a list array short of a request's list, or a host's
+    children short of a button it names, or begins a form's submit string where the request
+    names a button not drawn yet: keep only the tokens that go on to what was left out, and say
+    how it is spelled and whether the page is held open after it (None: the row is left as it
+    stood, as where the grammar allows none of those tokens)."""
+    best = strings(int(logits[row].argmax()))
+    found = closing(watch, best, *asks)
+    if found is None:
+        submit = submitted(asks[1], watch.text, best)
+        found = None if submit is None else (submit, False)
+    if found and keep_only(logits, row, spelled(found[0], "", strings, logits)):
+        return found
     return None
 
 
@@ -224,19 +246,24 @@ def hold_row(
     row: int,
     watch: RepeatWatch,
     state: ListState,
-    lists: list[list[Listed]],
+    asks: Asks,
     strings: Strings,
+    tokens: int,
     drafted: bool,
 ) -> None:
     """Hold `row` to the item its request's spec goes on with, or set it going on to one; and
-    right after such an item, hold the page open once. A row after drafts (`drafted`) may not
-    be kept, so only the first row ends an item's going on, where the spec has written past it
-    or otherwise, and spends the page's holding; a draft that left the item is rejected
-    anyway, as the row before it is held to the item."""
+    right after such an item, hold the page open once. `row` reads `tokens` output tokens,
+    drafts included. A row after drafts (`drafted`) may not be kept, so only the first row ends
+    an item's going on, where the spec has written past it or otherwise, and spends the page's
+    holding; a draft that left the item is rejected anyway, as the row before it is held to
+    the item."""
     if state.going_on is not None:
-        start, going_on = state.going_on
-        written = watch.text[start:]
-        on_it = len(watch.text) >= start and going_on.startswith(written)
+        before, going_on, set_at = state.going_on
+        written = watch.text[len(before) :]
+        # An item set in a row after drafts holds only where they were all kept, and that row's
+        # token with them: a draft "}" where the model wrote "}," leaves a "," that the item
+        # begins with, on a path the model did not take.
+        on_it = tokens > set_at and watch.text.startswith(before) and going_on.startswith(written)
         if on_it and len(written) < len(going_on):
             keep_only(logits, row, spelled(going_on, written, strings, logits))
             return
@@ -244,13 +271,16 @@ def hold_row(
             return
         if not drafted:
             state.going_on = None
+            if not on_it and state.went_on_at == len(before):
+                state.went_on_at = None
     just_after = state.went_on_at is not None and watch.text[state.went_on_at :].count(NODE) <= 1
     if just_after and hold_page(logits, row, watch, strings) and not drafted:
         state.went_on_at = None
-    found = go_on(logits, row, watch, lists, strings)
+    found = go_on(logits, row, watch, asks, strings)
     if found is not None and state.going_on is None:
-        state.going_on = found
-        state.went_on_at = found[0]
+        going_on, hold = found
+        state.going_on = watch.text, going_on, tokens
+        state.went_on_at = len(watch.text) if hold else state.went_on_at
 
 
 def hold_lists(
@@ -263,13 +293,15 @@ def hold_lists(
     arrays short of the request's lists. `kept` holds the requests' states while they are in
     the batch."""
     for req_id, state, first, count, drafts in batch:
-        lists = asked(state, EXTRA_ARG)
-        if not lists:
+        asks = asked(state, EXTRA_ARG) or [], asked(state, BUTTONS_ARG) or []
+        if not any(asks):
             continue
         strings = read()
         held = kept.setdefault(req_id, ListState())
         held.output.update(list(state.output_token_ids), strings)
         watch = held.output.watch.fork() if count > 1 else held.output.watch
+        written = len(state.output_token_ids)
         for row, draft in after_drafts(count, drafts, strings):
             watch.feed(draft)
-            hold_row(logits, first + row, watch, held, lists, strings, drafted=row > 0)
+            tokens = written + row
+            hold_row(logits, first + row, watch, held, asks, strings, tokens, drafted=row > 0)

@@ -32,7 +32,7 @@ NEXT_TILE = ',{"t":"stat","label":"'
 VOCAB = [
     PAGE, VISITORS, SIGNUPS, CONVERSION, BOUNCE, BOTH, SELECT, TABLE, FORM,
     ",", "]", "]}", "]},", NEXT_TILE, ',"', "Bounce", "Bou", " rate", " rating", '"', '",',
-    "Cheapest", '"value":"41%"}', "x",
+    "Cheapest", '"value":"41%"}', "x", SIGNUPS[:-1], "}", "},",
 ]  # fmt: skip
 CLOSERS = ("]", "]}", "]},")
 
@@ -78,7 +78,7 @@ def test_tiles_short_of_the_listed_kpis_go_on_with_the_one_left_out() -> None:
     logits = step("]}")
     after(written, logits, state)
     assert kept(logits) == {",", NEXT_TILE}
-    assert state.going_on == (len("".join(written)), NEXT_TILE + 'Bounce rate"')
+    assert state.going_on == ("".join(written), NEXT_TILE + 'Bounce rate"', len(written))
     # The next steps spell the item as the request says it, capitalised like the tiles before.
     logits = step("x")
     after([*written, NEXT_TILE], logits, state)
@@ -123,7 +123,7 @@ def test_the_item_added_is_next_to_those_the_array_shows() -> None:
     # "name" and "email" are the form's, not the select's: the list runs on past them.
     state = ListState()
     after([SELECT], step("]}"), state, message="a shop: your name, email, Cheapest, Newest, Oldest")
-    assert state.going_on == (len(SELECT), ',"Cheapest"')
+    assert state.going_on == (SELECT, ',"Cheapest"', 1)
 
 
 def test_an_item_is_spelled_like_the_one_before_up_to_its_first_display_string() -> None:
@@ -182,15 +182,31 @@ def test_a_draft_row_reads_the_drafts_before_it() -> None:
 
 def test_a_draft_row_that_leaves_the_item_does_not_end_its_going_on() -> None:
     written = [PAGE, VISITORS, ",", SIGNUPS, ",", CONVERSION]
-    start = len("".join(written))
-    state = ListState(going_on=(start, NEXT_TILE + 'Bounce rate"'))
+    start = "".join(written)
+    state = ListState(going_on=(start, NEXT_TILE + 'Bounce rate"', len(written) - 1))
     # Row 0 is held to the item; row 1 reads a draft that left it, and is let be.
     logits = step("x", rows=2)
     batch: list[Row] = [("r", request(written), 0, 2, ids("]}"))]
     list_completion.hold_lists(logits, batch, {"r": state}, strings)
     assert kept(logits, 0) == {",", NEXT_TILE}
     assert len(kept(logits, 1)) == len(VOCAB) - 9
-    assert state.going_on == (start, NEXT_TILE + 'Bounce rate"')
+    assert state.going_on == (start, NEXT_TILE + 'Bounce rate"', len(written) - 1)
+
+
+def test_an_item_set_after_a_draft_the_model_did_not_write_is_dropped() -> None:
+    # Row 1 reads a drafted "}" that ends the tiles' last item, and its best token closes them:
+    # the list goes on there. But row 0 writes "}," (the draft is rejected), and that "," is
+    # no start of the item on the model's own path.
+    written = [PAGE, VISITORS, ",", SIGNUPS[:-1]]
+    state = ListState()
+    logits = step("},", rows=2)
+    logits[1, VOCAB.index("]}")] = 9.0
+    batch: list[Row] = [("r", request(written), 0, 2, ids("}"))]
+    list_completion.hold_lists(logits, batch, {"r": state}, strings)
+    assert kept(logits, 1) == {",", NEXT_TILE}
+    assert state.going_on is not None and state.going_on[2] == len(written) + 1
+    assert after([*written, "},"], step("x"), state) == "x"
+    assert state.going_on is None
 
 
 def test_an_open_array_is_read_between_its_items_only() -> None:

@@ -1,0 +1,95 @@
+"""A head draws the buttons the request names and it has not drawn (`macaron_named_buttons`).
+
+The ui expert leaves a named button out, or labels it its own way: "an Add supplier button"
+drew a table and a filter and no button, "a big Enter button" submitted "Login", "a Start
+workout button" drew sliders alone (bench/RESULTS.md, 2026-12-07). named_buttons.py reads the
+names from the request; this says where a head's text goes on to them, for list_completion.py,
+which spells it. Two places:
+- **A form's submit button:** where a head begins a form's `submit` string, and the request
+  names a button the spec has not drawn, the string is that name, unless the model's own
+  first token begins one of the names. A name that begins with a side action ("Forgot PIN?",
+  "Cancel order") is never a form's submit.
+- **The end of a page's or a card's children,** or of any node's whose last child is a button
+  (a row of buttons): where the head's best token would close them, the first named button
+  not drawn yet is written there as a button with its name as its label, and the model writes
+  its action on from the label's closing quote. A node in a dialog or a form, or a card that
+  is a list's item template (not a child of an array), is left as the model meant: a button
+  there is hidden, the form's own, or drawn once per item.
+A name is drawn where a button's label or a form's submit contains it (in any case). Each name
+is written once at most, so a head ends whatever it writes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from inference.serving.named_buttons import named_buttons
+from inference.serving.repeat_watch import OpenArray
+
+EXTRA_ARG = "macaron_named_buttons"
+# The nodes whose children may end with a named button that is not drawn yet.
+HOSTS = frozenset({"page", "card"})
+# Nodes a button is not added inside: a dialog hides it until the user opens it, and a form's
+# buttons are its own (a second "Pay" beside its submit; bench/RESULTS.md).
+NOT_INSIDE = frozenset({"dialog", "form"})
+# A form submits forward; a name that begins with one of these is a side action.
+SIDE_ACTIONS_TEXT = (
+    "forgot cancel back delete remove clear reset discard skip close undo previous prev"
+)
+SIDE_ACTIONS = frozenset(SIDE_ACTIONS_TEXT.split())
+# A button's label, or a form's submit, as the UI4A grammar writes them.
+DRAWN = re.compile(r'\{"t":"button","label":"((?:[^"\\]|\\.)*)"|"submit":"((?:[^"\\]|\\.)*)"')
+SUBMIT = '"submit":"'
+
+
+def request_args(message: str) -> dict[str, Any]:
+    """`SamplingParams.extra_args` that draw the buttons `message` names."""
+    names = named_buttons(message)
+    return {EXTRA_ARG: names} if names else {}
+
+
+def capitalised(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def undrawn(names: list[str], text: str) -> list[str]:
+    """The names no button drawn in a head's `text` shows, in the request's order."""
+    drawn = [(label or submit).lower() for label, submit in DRAWN.findall(text)]
+    return [n for n in names if not any(n.lower() in label for label in drawn)]
+
+
+def submitted(names: list[str], text: str, best: str) -> str | None:
+    """Where a head's `text` has just begun a form's submit string and the model's best token
+    (`best`'s text) begins none of the request's button names: the first name not drawn yet
+    that is no side action, and its closing quote; None otherwise."""
+    if not text.endswith(SUBMIT):
+        return None
+    begun = best.strip().lower()
+    if begun and any(n.lower().startswith(begun) for n in names):
+        return None
+    for name in undrawn(names, text):
+        if name.split()[0].lower() not in SIDE_ACTIONS:
+            return json.dumps(capitalised(name), ensure_ascii=False)[1:]
+    return None
+
+
+def added_button(names: list[str], text: str, opened: OpenArray, items: list[Any]) -> str | None:
+    """Where a head's `text` ends right before the closing of the `opened` array of `items`:
+    how it goes on instead with the first named button not drawn yet (a comma, the button's
+    type and its label), where that array is a host's children; None where none is to be
+    drawn there."""
+    if opened.key != "c" or NOT_INSIDE.intersection({opened.parent, *opened.within}):
+        return None
+    last = items[-1].get("t") if items and isinstance(items[-1], dict) else ""
+    if opened.parent not in HOSTS and last != "button":
+        return None
+    # A node that is not the root is a child in an array; else it is a list's item template.
+    if opened.parent != "page" and not text[: opened.node].endswith(("[", ",")):
+        return None
+    missing = undrawn(names, text)
+    if not missing:
+        return None
+    label = json.dumps(capitalised(missing[0]), ensure_ascii=False)
+    return ',{"t":"button","label":' + label

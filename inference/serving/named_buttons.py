@@ -1,0 +1,132 @@
+"""The buttons a designer's request names, one or two at a time: "an Add supplier button", "a
+Mark as paid button", "Start and Reset buttons", "buttons for New folder and Upload", "Button says
+"Count me in"".
+
+The ui expert leaves them out, or labels them its own way: a magic-link login submitted with
+"Login" where "Email me a link" was asked, a supplier table with no "Add supplier" button, a
+workout timer with no "Start workout" (bench/RESULTS.md, 2026-12-07). A head writes the ones it
+has not shown (button_completion.py); this reads them from the request, with no model.
+
+The reading is a heuristic, and errs towards finding none: a name is the words just before
+"button" back to an article or a conjunction (less the adjectives before its first capital: "a
+red Delete account button"), or a quoted string just before or after it ("a "Book a tour"
+button", "a button for "Forgot PIN?""), or the phrases after "buttons for". A button drawn on
+each of a list's items ("a Restore button per file", "each with a Remove button") is the list's
+template's, not one to add, so a button said after "each" or "every", or before "per", "each"
+or "every", in its part of a clause, is not one to add; and
+"amount buttons $10 $25 $50" (a plural after one lower-case word) is a kind, not a name. The
+message is read up to MAX_CHARS characters, so the cost is bounded.
+"""
+
+from __future__ import annotations
+
+import re
+
+from inference.serving.copy_bias import STOP_WORDS
+from inference.serving.listed_items import CLAUSE, PARENTHESISED
+
+# At most this many characters of a message are read, and this many buttons kept.
+MAX_CHARS = 2_000
+MAX_BUTTONS = 6
+# A name is a short phrase; a longer run of words before "button" is a description.
+MAX_NAME_WORDS = 4
+MAX_NAME = 40
+# The parts of a clause a per-item button is told apart in.
+PART = re.compile(r"[,;]")
+# "each with a Remove button", "a Restore button per file"; "a checkbox per model and a Compare
+# selected button" is one button, so "per" only counts after it.
+EACH = re.compile(r"\b(?:each|every)\b", re.IGNORECASE)
+PER_ITEM = re.compile(r"\b(?:each|per|every)\b", re.IGNORECASE)
+BUTTON = re.compile(r"\bbuttons?\b", re.IGNORECASE)
+# Words a name begins after: it is the words between the last of these and "button".
+BEGINS_AFTER = re.compile(
+    r".*\b(?:a|an|the|plus|with|then|has|have|for|of|its|also|one|two)\s+", re.IGNORECASE
+)
+QUOTED_BEFORE = re.compile(r"[\"\u201c]([^\"\u201c\u201d]{1,40})[\"\u201d]\s*$")
+QUOTED_AFTER = re.compile(
+    r"^\s*(?:that\s+)?(?:says|saying|labell?ed|reading|reads|called|named|for|:)?\s*"
+    r"[\"\u201c]([^\"\u201c\u201d]{1,40})[\"\u201d]",
+    re.IGNORECASE,
+)
+NAMES_AFTER = re.compile(r"^\s*(?:for|labell?ed|called|named)\s+(.+)$", re.IGNORECASE)
+SPLIT_NAMES = re.compile(r"\s*(?:,|/|\band\b|\bor\b|&)\s*", re.IGNORECASE)
+WORD = re.compile(r"\S+")
+
+
+def name_from(words: list[str]) -> str:
+    """A name as the request says it, from the words before its "button": less a possessive
+    and what comes before it ("a tea's Details"), and the lower-case words before its first
+    capital ("big Enter"); "" where it is too long or all filler ("plus", "one")."""
+    for i in range(len(words) - 1, -1, -1):
+        if words[i].lower().endswith(("'s", "\u2019s")):
+            words = words[i + 1 :]
+            break
+    capital = next((i for i, w in enumerate(words) if w[:1].isupper()), None)
+    if capital is not None:
+        words = words[capital:]
+    name = " ".join(words).strip(" .\"'\u201c\u201d")
+    content = [w for w in re.findall(r"[\w$£€.]+", name.lower()) if w not in STOP_WORDS]
+    if not content or len(words) > MAX_NAME_WORDS or len(name) > MAX_NAME:
+        return ""
+    return name
+
+
+def quoted_name(quoted: str) -> list[str]:
+    """A quoted name, whole ("Forgot PIN?"), where it has a word to show."""
+    name = quoted.strip()
+    return [name] if re.search(r"\w", name) else []
+
+
+def names_before(before: str, plural: bool) -> list[str]:
+    """The names said just before a "button" ("Start and Reset" before "buttons")."""
+    quoted = QUOTED_BEFORE.search(before)
+    if quoted:
+        return quoted_name(quoted.group(1))
+    said = BEGINS_AFTER.sub("", before.split(":")[-1]).strip()
+    if plural:
+        # "Call driver and Cancel order buttons"; "amount buttons" is a kind of button.
+        parts = [p for p in SPLIT_NAMES.split(said) if p]
+        if len(parts) < 2:
+            return []
+        return [name for part in parts if (name := name_from(part.split()))]
+    # One button: the words after the last conjunction ("a search box and a Compose button").
+    last = SPLIT_NAMES.split(said)[-1] if said else ""
+    name = name_from(WORD.findall(last))
+    return [name] if name else []
+
+
+def names_after(after: str) -> list[str]:
+    """The names said just after a "button": a quoted string ("for "Forgot PIN?""), or the
+    phrases after "buttons for" ("New folder and Upload")."""
+    quoted = QUOTED_AFTER.match(after)
+    if quoted:
+        return quoted_name(quoted.group(1))
+    listed = NAMES_AFTER.match(after)
+    if not listed:
+        return []
+    parts = [p for p in SPLIT_NAMES.split(listed.group(1)) if p]
+    if len(parts) < 2:
+        return []
+    return [name for part in parts if (name := name_from(part.split()))]
+
+
+def named_buttons(message: str) -> list[str]:
+    """The buttons the message names, each once, in the order it names them; none of those
+    drawn on each item of a list, and at most MAX_BUTTONS."""
+    names: list[str] = []
+    # A parenthesis is read as part of its clause's text ("each class (Morning flow, Power
+    # hour) has a Book spot button"); a button named inside one is not read.
+    text = PARENTHESISED.sub(" ", message[:MAX_CHARS])
+    for clause in CLAUSE.split(text):
+        for part in PART.split(clause):
+            for button in BUTTON.finditer(part):
+                before, after = part[: button.start()], part[button.end() :]
+                if EACH.search(before) or PER_ITEM.search(after):
+                    continue
+                plural = button.group().lower() == "buttons"
+                names += names_after(after) or names_before(before, plural)
+    kept: list[str] = []
+    for name in names:
+        if name.lower() not in (k.lower() for k in kept):
+            kept.append(name)
+    return kept[:MAX_BUTTONS]

@@ -1,0 +1,128 @@
+"""A head draws the buttons the request names (inference/serving/button_completion.py, spelled
+by list_completion.py), on a scripted vocabulary: a form's submit, a button at the end of a
+card's children, and the places left to the model."""
+
+from __future__ import annotations
+
+import functools
+from types import SimpleNamespace
+
+import torch
+
+from inference.serving import list_completion
+from inference.serving.button_completion import added_button, submitted, undrawn
+from inference.serving.list_completion import ListState
+from inference.serving.repeat_watch import RepeatWatch
+from inference.serving.step_rows import Row, Strings
+
+ASKED = "Manage suppliers: a table of suppliers and a search box, plus an Add supplier button"
+CARD = '{"title":"Suppliers","root":{"t":"page","c":[{"t":"card","c":['
+TABLE = '{"t":"table","data":"suppliers","cols":["name","city"],"search":true}'
+FORM = '{"title":"Sign in","root":{"t":"page","c":[{"t":"form","submit":"'
+DIALOG = (
+    '{"title":"Suppliers","root":{"t":"page","c":[{"t":"dialog","bind":"d","c":[{"t":"card","c":['
+)
+LIST = (
+    '{"title":"Suppliers","root":{"t":"page","c":[{"t":"list","data":"s","item":{"t":"card","c":['
+)
+ADD = ',{"t":"button","label":"'
+VOCAB = [
+    CARD, TABLE, FORM, DIALOG, LIST,
+    "]", "]}", ",", ADD, "Add", " supplier", '"', '",', "Login", "Enter", "Log", "x",
+]  # fmt: skip
+
+
+@functools.lru_cache  # one function, as token_strings gives: the caches key on it
+def strings() -> Strings:
+    return VOCAB.__getitem__
+
+
+def request(written: list[str], message: str) -> SimpleNamespace:
+    extra = list_completion.request_args(message)
+    ids = [VOCAB.index(text) for text in written]
+    return SimpleNamespace(output_token_ids=ids, sampling_params=SimpleNamespace(extra_args=extra))
+
+
+def step(best: str) -> torch.Tensor:
+    """Logits that allow every token but the opening ones, `best` the likeliest."""
+    logits = torch.zeros((1, len(VOCAB)))
+    logits[0, :5] = float("-inf")
+    logits[0, VOCAB.index(best)] = 5.0
+    return logits
+
+
+def kept(logits: torch.Tensor) -> set[str]:
+    return {VOCAB[t] for t in torch.isfinite(logits[0]).nonzero().flatten().tolist()}
+
+
+def after(written: list[str], logits: torch.Tensor, state: ListState, message: str = ASKED) -> str:
+    batch: list[Row] = [("r", request(written, message), 0, 1, [])]
+    list_completion.hold_lists(logits, batch, {"r": state}, strings)
+    return VOCAB[int(logits[0].argmax())]
+
+
+def test_a_cards_children_end_with_the_named_button_it_left_out() -> None:
+    state = ListState()
+    logits = step("]}")
+    after([CARD, TABLE], logits, state)
+    assert kept(logits) == {",", ADD}
+    assert state.going_on == (CARD + TABLE, ADD + 'Add supplier"', 2)
+    assert state.went_on_at is None  # the page is the model's to close after a button
+    after([CARD, TABLE, ADD], logits := step("x"), state)
+    assert kept(logits) == {"Add"}
+    assert after([CARD, TABLE, ADD, "Add"], step("x"), state) == " supplier"
+    # Past the label's closing quote the model writes on: the button's action is its own.
+    assert after([CARD, TABLE, ADD, "Add", " supplier", '",'], step("x"), state) == "x"
+
+
+def test_a_button_drawn_already_is_not_drawn_again() -> None:
+    written = [CARD, TABLE, ADD, "Add", " supplier", '"', "]}"]
+    assert after(written, step("]}"), ListState()) == "]}"
+
+
+def test_a_forms_submit_is_the_named_button() -> None:
+    state = ListState()
+    logits = step("Login")
+    after([FORM], logits, state, message="staff login: badge ID and password, big Enter button")
+    assert kept(logits) == {"Enter"}
+    assert state.going_on == (FORM, 'Enter"', 1)
+
+
+def test_a_submit_the_model_begins_as_named_is_its_own() -> None:
+    message = "a Log in button and a Enter button"
+    assert after([FORM], step("Log"), ListState(), message=message) == "Log"
+
+
+def test_a_side_action_is_no_forms_submit() -> None:
+    assert submitted(["Forgot PIN?"], FORM, "Login") is None
+    assert submitted(["Forgot PIN?", "Enter"], FORM, "Login") == 'Enter"'
+
+
+def test_a_button_in_a_dialog_or_a_lists_template_is_left_to_the_model() -> None:
+    for opened in (DIALOG, LIST):
+        assert after([opened, TABLE], step("]}"), ListState()) == "]}"
+
+
+def test_a_row_takes_a_named_button_only_after_a_button() -> None:
+    row = '{"t":"page","c":[{"t":"row","c":[{"t":"button","label":"Start"}'
+    watch = RepeatWatch()
+    watch.feed(row)
+    opened = watch.innermost_array()
+    assert opened is not None
+    items = [{"t": "button", "label": "Start"}]
+    assert added_button(["Start", "Reset"], row, opened, items) == ADD[:-1] + '"Reset"'
+    assert added_button(["Reset"], row, opened, [{"t": "text", "text": "25:00"}]) is None
+
+
+def test_a_forms_children_take_no_named_button() -> None:
+    form = '{"t":"page","c":[{"t":"form","submit":"Pay","c":[{"t":"button","label":"Back"}'
+    watch = RepeatWatch()
+    watch.feed(form)
+    opened = watch.innermost_array()
+    assert opened is not None
+    assert added_button(["Pay $64.20"], form, opened, [{"t": "button", "label": "Back"}]) is None
+
+
+def test_a_name_is_drawn_where_a_label_or_submit_contains_it() -> None:
+    text = '{"t":"button","label":"Add a supplier"},{"t":"form","submit":"Save changes"'
+    assert undrawn(["Add supplier", "save", "Reset"], text) == ["Add supplier", "Reset"]
