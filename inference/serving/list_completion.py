@@ -263,7 +263,8 @@ def hold_row(
         # An item set in a row after drafts holds only where they were all kept, and that row's
         # token with them: a draft "}" where the model wrote "}," leaves a "," that the item
         # begins with, on a path the model did not take.
-        on_it = tokens > set_at and watch.text.startswith(before) and going_on.startswith(written)
+        kept = tokens > set_at and watch.text.startswith(before)
+        on_it = kept and (going_on.startswith(written) or written.startswith(going_on))
         if on_it and len(written) < len(going_on):
             keep_only(logits, row, spelled(going_on, written, strings, logits))
             return
@@ -272,7 +273,7 @@ def hold_row(
         if not drafted:
             state.going_on = None
             if not on_it and state.went_on_at == len(before):
-                state.went_on_at = None
+                state.went_on_at = None  # the page is held after an item that was written
     just_after = state.went_on_at is not None and watch.text[state.went_on_at :].count(NODE) <= 1
     if just_after and hold_page(logits, row, watch, strings) and not drafted:
         state.went_on_at = None

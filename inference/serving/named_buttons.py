@@ -10,7 +10,8 @@ has not shown (button_completion.py); this reads them from the request, with no 
 The reading is a heuristic, and errs towards finding none: a name is the words just before
 "button" back to an article or a conjunction (less the adjectives before its first capital: "a
 red Delete account button"), or a quoted string just before or after it ("a "Book a tour"
-button", "a button for "Forgot PIN?""), or the phrases after "buttons for". A button drawn on
+button", "a button for "Forgot PIN?""), or the phrases after "buttons for", or a capitalised
+name after "press", "click" or "tap" ("press Add book, and it shows"). A button drawn on
 each of a list's items ("a Restore button per file", "each with a Remove button") is the list's
 template's, not one to add, so a button said after "each" or "every", or before "per", "each"
 or "every", in its part of a clause, is not one to add; and
@@ -47,6 +48,11 @@ QUOTED_AFTER = re.compile(
     r"^\s*(?:that\s+)?(?:says|saying|labell?ed|reading|reads|called|named|for|:)?\s*"
     r"[\"\u201c]([^\"\u201c\u201d]{1,40})[\"\u201d]",
     re.IGNORECASE,
+)
+# "press Add book, and it shows": a capitalised name right after a verb of pressing.
+PRESSED = re.compile(
+    r"\b(?:press|presses|pressing|click|clicks|clicking|tap|taps|tapping)\s+(?:on\s+)?"
+    r"([A-Z][\w'-]*(?:\s+[\w'-]+){0,2})"
 )
 NAMES_AFTER = re.compile(r"^\s*(?:for|labell?ed|called|named)\s+(.+)$", re.IGNORECASE)
 SPLIT_NAMES = re.compile(r"\s*(?:,|/|\band\b|\bor\b|&)\s*", re.IGNORECASE)
@@ -110,6 +116,14 @@ def names_after(after: str) -> list[str]:
     return [name for part in parts if (name := name_from(part.split()))]
 
 
+def pressed_name(said: str) -> str:
+    """A name said after "press", up to its first stop word ("Add book", "Save to keep":
+    "Save")."""
+    words = said.split()
+    end = next((i for i, w in enumerate(words) if i and w.lower() in STOP_WORDS), len(words))
+    return name_from(words[:end])
+
+
 def named_buttons(message: str) -> list[str]:
     """The buttons the message names, each once, in the order it names them; none of those
     drawn on each item of a list, and at most MAX_BUTTONS."""
@@ -125,6 +139,7 @@ def named_buttons(message: str) -> list[str]:
                     continue
                 plural = button.group().lower() == "buttons"
                 names += names_after(after) or names_before(before, plural)
+            names += [name for said in PRESSED.findall(part) if (name := pressed_name(said))]
     kept: list[str] = []
     for name in names:
         if name.lower() not in (k.lower() for k in kept):

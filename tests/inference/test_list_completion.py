@@ -105,6 +105,18 @@ def test_right_after_an_item_it_went_on_with_the_page_is_held_open_once() -> Non
     assert after(written, step("]}"), state) == "]}"
 
 
+def test_the_page_is_held_after_an_item_written_past_its_spelling() -> None:
+    before = [PAGE, VISITORS, ",", SIGNUPS, ",", CONVERSION]
+    item = [NEXT_TILE, "Bounce", " rate", '",']
+    state = ListState(
+        going_on=("".join(before), NEXT_TILE + 'Bounce rate"', len(before)),
+        went_on_at=len("".join(before)),
+    )
+    written = [*before, *item, '"value":"41%"}', "]}"]
+    assert after(written, step("]}"), state) == ","
+    assert state.going_on is None and state.went_on_at is None
+
+
 def test_a_page_with_another_node_since_is_the_models_to_close() -> None:
     written = [PAGE, VISITORS, ",", SIGNUPS, ",", CONVERSION, NEXT_TILE, "Bounce", " rate", '",']
     state = ListState(went_on_at=len("".join(written[:6])))

@@ -34,6 +34,11 @@ NAMED = {
         "Compare selected"
     ],
     "Queue view: four songs, each with a Remove button, and a Clear queue button": ["Clear queue"],
+    "novels to read: type a book's title, press Add book, and it shows up in the list": [
+        "Add book"
+    ],
+    "grocery list: type an item, press Add, it shows; each item has a Delete button": ["Add"],
+    "a settings page; click Save to keep your changes": ["Save"],
 }
 NONE_NAMED = [
     # Drawn on each item of a list: the list's template, not a button to add once.
@@ -45,6 +50,7 @@ NONE_NAMED = [
     "donation checkout: amount buttons $10 $25 $50",
     "Today's schedule, with 4 meetings. A button to jump to tomorrow.",
     "plus buttons to increase or decrease stock",
+    "clicking a tea opens a dialog",
     "a sales dashboard with revenue KPIs, a monthly revenue chart and a customers table",
 ]
 
