@@ -9,12 +9,11 @@ which spells it. Two places:
   names a button the spec has not drawn, the string is that name, unless the model's own
   first token begins one of the names. A name that begins with a side action ("Forgot PIN?",
   "Cancel order") is never a form's submit.
-- **The end of a page's or a card's children,** or of any node's whose last child is a button
-  (a row of buttons): where the head's best token would close them, the first named button
-  not drawn yet is written there as a button with its name as its label, and the model writes
-  its action on from the label's closing quote. A node in a dialog or a form, or a card that
-  is a list's item template (not a child of an array), is left as the model meant: a button
-  there is hidden, the form's own, or drawn once per item.
+- **The end of the page:** where the head's best token would close the page's children, the
+  first named button not drawn yet is written there as a button with its name as its label,
+  and the model writes its action on from the label's closing quote. Only there: added at the
+  end of an earlier card or row, a "Save changes" button took the place of the one the model
+  drew after its switches, and the page closed without them (bench/RESULTS.md, 2026-12-07).
 A name is drawn where a button's label or a form's submit contains it (in any case). Each name
 is written once at most, so a head ends whatever it writes.
 """
@@ -29,11 +28,6 @@ from inference.serving.named_buttons import named_buttons
 from inference.serving.repeat_watch import OpenArray
 
 EXTRA_ARG = "macaron_named_buttons"
-# The nodes whose children may end with a named button that is not drawn yet.
-HOSTS = frozenset({"page", "card"})
-# Nodes a button is not added inside: a dialog hides it until the user opens it, and a form's
-# buttons are its own (a second "Pay" beside its submit; bench/RESULTS.md).
-NOT_INSIDE = frozenset({"dialog", "form"})
 # A form submits forward; a name that begins with one of these is a side action.
 SIDE_ACTIONS_TEXT = (
     "forgot cancel back delete remove clear reset discard skip close undo previous prev"
@@ -75,18 +69,11 @@ def submitted(names: list[str], text: str, best: str) -> str | None:
     return None
 
 
-def added_button(names: list[str], text: str, opened: OpenArray, items: list[Any]) -> str | None:
-    """Where a head's `text` ends right before the closing of the `opened` array of `items`:
-    how it goes on instead with the first named button not drawn yet (a comma, the button's
-    type and its label), where that array is a host's children; None where none is to be
-    drawn there."""
-    if opened.key != "c" or NOT_INSIDE.intersection({opened.parent, *opened.within}):
-        return None
-    last = items[-1].get("t") if items and isinstance(items[-1], dict) else ""
-    if opened.parent not in HOSTS and last != "button":
-        return None
-    # A node that is not the root is a child in an array; else it is a list's item template.
-    if opened.parent != "page" and not text[: opened.node].endswith(("[", ",")):
+def added_button(names: list[str], text: str, opened: OpenArray) -> str | None:
+    """Where a head's `text` ends right before the closing of the `opened` array: how it goes on
+    instead with the first named button not drawn yet (a comma, the button's type and its
+    label), where that array is the page's children; None where none is to be drawn there."""
+    if (opened.key, opened.parent) != ("c", "page"):
         return None
     missing = undrawn(names, text)
     if not missing:

@@ -21,7 +21,7 @@ as many items as the list, so a head ends whatever it writes.
 
 The same spelling draws the buttons the request names and the head has not drawn
 (`macaron_named_buttons`, button_completion.py): a form's submit string, or a button at the end
-of a card's children; the page is not held open after one.
+of the page's children; the page is not held open after one.
 
 Only the head asks: the later stages write data, not lists a request names. A request's spec is
 read as its tokens come (`WatchedOutput`), and an array's items are parsed only when a row's
@@ -160,7 +160,7 @@ def closing(
     watch: RepeatWatch, closer: str, lists: list[list[Listed]], buttons: list[str]
 ) -> tuple[str, bool] | None:
     """Where `closer` (a token's text) would close a list array, after the spec the watch has
-    read, short of a list of the request's, or a host's children short of a button it names
+    read, short of a list of the request's, or the page's children short of a button it names
     (button_completion.py): how the text goes on instead, from where the watch's text ends, and
     whether the page is held open once after it (after a list's item); None where the array
     may close, or the item cannot be spelled."""
@@ -182,14 +182,14 @@ def closing(
     going_on = next_item(ahead.text[opened.last :], said) if said is not None else None
     if going_on is not None:
         return closer[:bracket] + going_on, True
-    button = added_button(buttons, ahead.text, opened, items)
+    button = added_button(buttons, ahead.text, opened)
     return None if button is None else (closer[:bracket] + button, False)
 
 
 def go_on(
     logits: Any, row: int, watch: RepeatWatch, asks: Asks, strings: Strings
 ) -> tuple[str, bool] | None:
-    """Where `row`'s best token closes a list array short of a request's list, or a host's
+    """Where `row`'s best token closes a list array short of a request's list, or the page's
     children short of a button it names, or begins a form's submit string where the request
     names a button not drawn yet: keep only the tokens that go on to what was left out, and say
     how it is spelled and whether the page is held open after it (None: the row is left as it

@@ -98,10 +98,6 @@ class OpenArray:
     parent: str
     first: int  # where its first item begins
     last: int  # where its last item begins
-    # Where the node holding it begins (its brace; -1 where none does), and the components of
-    # the nodes whose arrays hold that node, outermost first.
-    node: int = -1
-    within: tuple[str, ...] = ()
 
 
 @dataclass
@@ -181,10 +177,7 @@ class RepeatWatch:
         top = self._stack[-1] if self._stack else None
         if self._in_string or not isinstance(top, _Array):
             return None
-        holder = self._stack[-2] if len(self._stack) > 1 else None
-        node = holder.start if isinstance(holder, _Object) else -1
-        within = tuple(a.parent for a in self._stack[:-1] if isinstance(a, _Array))
-        return OpenArray(top.key, top.parent, top.first, top.start, node, within)
+        return OpenArray(top.key, top.parent, top.first, top.start)
 
     def feed(self, more: str) -> list[Copy]:
         begin = len(self.text)
