@@ -14,7 +14,8 @@ button", "a button for "Forgot PIN?""), or the phrases after "buttons for", or a
 name after "press", "click" or "tap" ("press Add book, and it shows"). A button drawn on
 each of a list's items ("a Restore button per file", "each with a Remove button") is the list's
 template's, not one to add, so a button said after "each" or "every", or before "per", "each"
-or "every", in its part of a clause, is not one to add; and
+or "every", in its part of a clause, is not one to add; nor is one a refinement takes away
+("remove the Cancel button", "rename the Save button to Submit"); and
 "amount buttons $10 $25 $50" (a plural after one lower-case word) is a kind, not a name. The
 message is read up to MAX_CHARS characters, so the cost is bounded.
 """
@@ -39,6 +40,13 @@ PART = re.compile(r"[,;]")
 EACH = re.compile(r"\b(?:each|every)\b", re.IGNORECASE)
 PER_ITEM = re.compile(r"\b(?:each|per|every)\b", re.IGNORECASE)
 BUTTON = re.compile(r"\bbuttons?\b", re.IGNORECASE)
+# A refinement that takes a button away, or a request that says it has none, names none to add
+# ("remove the Cancel button", "rename the Save button to Submit", "with no Back button").
+TAKEN_AWAY = re.compile(
+    r"\b(?:remove|delete|drop|rename|replace|hide)\s+(?:the|a|an|that|this|its|all|every)\b"
+    r"|\b(?:without|no)\s",
+    re.IGNORECASE,
+)
 # Words a name begins after: it is the words between the last of these and "button".
 BEGINS_AFTER = re.compile(
     r".*\b(?:a|an|the|plus|with|then|has|have|for|of|its|also|one|two)\s+", re.IGNORECASE
@@ -135,7 +143,7 @@ def named_buttons(message: str) -> list[str]:
         for part in PART.split(clause):
             for button in BUTTON.finditer(part):
                 before, after = part[: button.start()], part[button.end() :]
-                if EACH.search(before) or PER_ITEM.search(after):
+                if EACH.search(before) or PER_ITEM.search(after) or TAKEN_AWAY.search(before):
                     continue
                 plural = button.group().lower() == "buttons"
                 names += names_after(after) or names_before(before, plural)

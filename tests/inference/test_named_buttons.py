@@ -51,6 +51,10 @@ NONE_NAMED = [
     "Today's schedule, with 4 meetings. A button to jump to tomorrow.",
     "plus buttons to increase or decrease stock",
     "clicking a tea opens a dialog",
+    # A refinement that takes a button away names none to add.
+    "Remove the Cancel button",
+    "rename the Save button to Submit",
+    "the same form with no Back button",
     "a sales dashboard with revenue KPIs, a monthly revenue chart and a customers table",
 ]
 
