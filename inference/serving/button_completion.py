@@ -14,8 +14,9 @@ which spells it. Two places:
   and the model writes its action on from the label's closing quote. Only there: added at the
   end of an earlier card or row, a "Save changes" button took the place of the one the model
   drew after its switches, and the page closed without them (bench/RESULTS.md, 2026-12-07).
-A name is drawn where a button's label or a form's submit contains it (in any case). Each name
-is written once at most, so a head ends whatever it writes.
+A name is drawn where a button's label or a form's submit contains it (in any case), or where a
+form's submit begins with its first word. Each name is written once at most, so a head ends
+whatever it writes.
 """
 
 from __future__ import annotations
@@ -49,9 +50,16 @@ def capitalised(name: str) -> str:
 
 
 def undrawn(names: list[str], text: str) -> list[str]:
-    """The names no button drawn in a head's `text` shows, in the request's order."""
+    """The names no button drawn in a head's `text` shows, in the request's order. A form's
+    submit that begins with a name's first word is that name's button: the model began it so,
+    and was left to write it its own way ("Pay" for "pay $64.20 button")."""
     drawn = [(label or submit).lower() for label, submit in DRAWN.findall(text)]
-    return [n for n in names if not any(n.lower() in label for label in drawn)]
+    begun = {submit.lower().split()[0] for _, submit in DRAWN.findall(text) if submit.split()}
+    return [
+        n
+        for n in names
+        if not any(n.lower() in label for label in drawn) and n.lower().split()[0] not in begun
+    ]
 
 
 def submitted(names: list[str], text: str, best: str) -> str | None:

@@ -105,3 +105,5 @@ def test_a_side_action_is_no_forms_submit() -> None:
 def test_a_name_is_drawn_where_a_label_or_submit_contains_it() -> None:
     text = '{"t":"button","label":"Add a supplier"},{"t":"form","submit":"Save changes"'
     assert undrawn(["Add supplier", "save", "Reset"], text) == ["Add supplier", "Reset"]
+    # A submit the model began as a name's first word, and wrote its own way, draws it.
+    assert undrawn(["pay $64.20"], '{"t":"form","submit":"Pay","c":[') == []
