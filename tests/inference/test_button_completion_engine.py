@@ -21,7 +21,7 @@ pytestmark = pytest.mark.engine
 NAMED_BUTTONS = {
     "a library desk: a table of loans with book, member and due date, a search box, plus a "
     "Renew all button": "renew all",
-    "door entry panel for the night shift: employee number and PIN, big Unlock button": "unlock",
+    "team roster table with name, role and email, plus an Invite member button": "invite member",
 }
 
 
