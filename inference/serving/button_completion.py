@@ -8,7 +8,9 @@ which spells it. Two places:
 - **A form's submit button:** where a head begins a form's `submit` string, and the request
   names a button the spec has not drawn, the string is that name, unless the model's own
   first token begins one of the names. A name that begins with a side action ("Forgot PIN?",
-  "Cancel order") is never a form's submit.
+  "Cancel order"), or one the request says opens or shows something ("a Details button opens a
+  dialog"), is never a form's submit: a form of the tea's fields submitted with "Details" met
+  the bench's requirements, and was no listing (bench/RESULTS.md, 2026-12-07).
 - **The end of the page:** where the head's best token would close the page's children, the
   first named button not drawn yet is written there as a button with its name as its label,
   and the model writes its action on from the label's closing quote. Only there: added at the
@@ -25,7 +27,7 @@ import json
 import re
 from typing import Any
 
-from inference.serving.named_buttons import named_buttons
+from inference.serving.named_buttons import Named, named_buttons
 from inference.serving.repeat_watch import OpenArray
 
 EXTRA_ARG = "macaron_named_buttons"
@@ -62,28 +64,30 @@ def undrawn(names: list[str], text: str) -> list[str]:
     ]
 
 
-def submitted(names: list[str], text: str, best: str) -> str | None:
+def submitted(named: list[Named], text: str, best: str) -> str | None:
     """Where a head's `text` has just begun a form's submit string and the model's best token
     (`best`'s text) begins none of the request's button names: the first name not drawn yet
     that is no side action, and its closing quote; None otherwise."""
     if not text.endswith(SUBMIT):
         return None
+    names = [name for name, _ in named]
     begun = best.strip().lower()
     if begun and any(n.lower().startswith(begun) for n in names):
         return None
-    for name in undrawn(names, text):
+    submits = [name for name, may in named if may]
+    for name in undrawn(submits, text):
         if name.split()[0].lower() not in SIDE_ACTIONS:
             return json.dumps(capitalised(name), ensure_ascii=False)[1:]
     return None
 
 
-def added_button(names: list[str], text: str, opened: OpenArray) -> str | None:
+def added_button(named: list[Named], text: str, opened: OpenArray) -> str | None:
     """Where a head's `text` ends right before the closing of the `opened` array: how it goes on
     instead with the first named button not drawn yet (a comma, the button's type and its
     label), where that array is the page's children; None where none is to be drawn there."""
     if (opened.key, opened.parent) != ("c", "page"):
         return None
-    missing = undrawn(names, text)
+    missing = undrawn([name for name, _ in named], text)
     if not missing:
         return None
     label = json.dumps(capitalised(missing[0]), ensure_ascii=False)

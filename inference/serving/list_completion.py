@@ -39,6 +39,7 @@ from typing import Any
 from inference.serving import button_completion
 from inference.serving.button_completion import added_button, submitted
 from inference.serving.listed_items import Listed, listed_items
+from inference.serving.named_buttons import Named
 from inference.serving.repeat_watch import RepeatWatch, WatchedOutput
 from inference.serving.request_coverage import shown_text
 from inference.serving.spelling import allowed, keep_only, vocabulary
@@ -47,7 +48,7 @@ from inference.serving.step_rows import Row, Strings, after_drafts, asked
 EXTRA_ARG = "macaron_listed_items"
 BUTTONS_ARG = button_completion.EXTRA_ARG
 # What a request asks of its head: the lists it names, and the buttons.
-Asks = tuple[list[list[Listed]], list[str]]
+Asks = tuple[list[list[Listed]], list[Named]]
 # The arrays whose items may be a request's list. A table's columns are data keys, which the
 # tail then fills row by row: a column the rule adds makes every row longer (a spec cut at the
 # token limit, bench/RESULTS.md), so they are the model's.
@@ -157,7 +158,7 @@ class ListState:
 
 
 def closing(
-    watch: RepeatWatch, closer: str, lists: list[list[Listed]], buttons: list[str]
+    watch: RepeatWatch, closer: str, lists: list[list[Listed]], buttons: list[Named]
 ) -> tuple[str, bool] | None:
     """Where `closer` (a token's text) would close a list array, after the spec the watch has
     read, short of a list of the request's, or the page's children short of a button it names

@@ -30,6 +30,14 @@ from inference.serving.listed_items import CLAUSE, PARENTHESISED
 # At most this many characters of a message are read, and this many buttons kept.
 MAX_CHARS = 2_000
 MAX_BUTTONS = 6
+# A named button, and whether it may be a form's submit: one the request says opens or shows
+# something ("a Details button opens a dialog", "a Reveal button shows "the apple"") is not.
+Named = tuple[str, bool]
+OPENS = re.compile(
+    r"^\s*(?:that|which|to)?\s*(?:opens?|opening|shows?|showing|reveals?|toggles?|switch(?:es)?"
+    r"|expands?|makes?|jumps?)\b",
+    re.IGNORECASE,
+)
 # A name is a short phrase; a longer run of words before "button" is a description.
 MAX_NAME_WORDS = 4
 MAX_NAME = 40
@@ -132,10 +140,10 @@ def pressed_name(said: str) -> str:
     return name_from(words[:end])
 
 
-def named_buttons(message: str) -> list[str]:
-    """The buttons the message names, each once, in the order it names them; none of those
-    drawn on each item of a list, and at most MAX_BUTTONS."""
-    names: list[str] = []
+def named_buttons(message: str) -> list[Named]:
+    """The buttons the message names, each once, in the order it names them, and whether each
+    may submit a form; none of those drawn on each item of a list, and at most MAX_BUTTONS."""
+    names: list[Named] = []
     # A parenthesis is read as part of its clause's text ("each class (Morning flow, Power
     # hour) has a Book spot button"); a button named inside one is not read.
     text = PARENTHESISED.sub(" ", message[:MAX_CHARS])
@@ -146,10 +154,14 @@ def named_buttons(message: str) -> list[str]:
                 if EACH.search(before) or PER_ITEM.search(after) or TAKEN_AWAY.search(before):
                     continue
                 plural = button.group().lower() == "buttons"
-                names += names_after(after) or names_before(before, plural)
-            names += [name for said in PRESSED.findall(part) if (name := pressed_name(said))]
-    kept: list[str] = []
-    for name in names:
-        if name.lower() not in (k.lower() for k in kept):
-            kept.append(name)
+                submits = not OPENS.match(after)
+                said = names_after(after) or names_before(before, plural)
+                names += [(name, submits) for name in said]
+            names += [
+                (name, True) for said in PRESSED.findall(part) if (name := pressed_name(said))
+            ]
+    kept: list[Named] = []
+    for name, submits in names:
+        if name.lower() not in (k.lower() for k, _ in kept):
+            kept.append((name, submits))
     return kept[:MAX_BUTTONS]

@@ -98,8 +98,14 @@ def test_a_submit_the_model_begins_as_named_is_its_own() -> None:
 
 
 def test_a_side_action_is_no_forms_submit() -> None:
-    assert submitted(["Forgot PIN?"], FORM, "Login") is None
-    assert submitted(["Forgot PIN?", "Enter"], FORM, "Login") == 'Enter"'
+    assert submitted([("Forgot PIN?", True)], FORM, "Login") is None
+    assert submitted([("Forgot PIN?", True), ("Enter", True)], FORM, "Login") == 'Enter"'
+
+
+def test_a_button_that_opens_something_is_no_forms_submit() -> None:
+    message = "tea listing where clicking a tea's Details button opens a dialog"
+    assert after([FORM], step("Login"), ListState(), message=message) == "Login"
+    assert submitted([("Details", False), ("Enter", True)], FORM, "Login") == 'Enter"'
 
 
 def test_a_name_is_drawn_where_a_label_or_submit_contains_it() -> None:

@@ -61,7 +61,7 @@ NONE_NAMED = [
 
 @pytest.mark.parametrize("message", list(NAMED))
 def test_the_buttons_a_request_names(message: str) -> None:
-    assert named_buttons(message) == NAMED[message]
+    assert [name for name, _ in named_buttons(message)] == NAMED[message]
 
 
 @pytest.mark.parametrize("message", NONE_NAMED)
@@ -71,7 +71,12 @@ def test_no_button_named_where_it_is_a_lists_or_has_no_name(message: str) -> Non
 
 def test_a_button_named_twice_is_kept_once() -> None:
     message = "a Save button at the top, and a Save button at the bottom"
-    assert named_buttons(message) == ["Save"]
+    assert named_buttons(message) == [("Save", True)]
+
+
+def test_a_button_that_opens_or_shows_something_submits_no_form() -> None:
+    message = "a Details button opens a dialog; a Reveal button shows the answer; a Go button"
+    assert named_buttons(message) == [("Details", False), ("Reveal", False), ("Go", True)]
 
 
 @settings(max_examples=200, deadline=None)
@@ -84,4 +89,4 @@ def test_a_button_named_twice_is_kept_once() -> None:
 def test_any_message_names_a_bounded_count_of_short_names(words: list[str]) -> None:
     names = named_buttons(" ".join(words))
     assert len(names) <= MAX_BUTTONS
-    assert all(0 < len(name) <= 40 for name in names)
+    assert all(0 < len(name) <= 40 for name, _ in names)
