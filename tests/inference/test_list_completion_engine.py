@@ -1,7 +1,8 @@
 """A head's list goes on to the items the request named (inference/serving/list_completion.py),
-on the real engine as served: the ui expert's greedy tiles show every KPI a request lists. The
-prompts are new ones; without the rule the expert drew two tiles of the newsletter's four and
-two of the countdown's three (checked)."""
+and it draws the buttons the request names (button_completion.py), on the real engine as
+served. The prompts are new ones. Without the list rule the expert drew two tiles of the
+newsletter's four and two of the countdown's three; without the button rule it drew neither
+named button (checked)."""
 
 from __future__ import annotations
 
@@ -28,25 +29,40 @@ LISTED_TILES = {
         "seconds",
     },
 }
+NAMED_BUTTONS = {
+    "a library desk: a table of loans with book, member and due date, a search box, plus a "
+    "Renew all button": "renew all",
+    "team roster table with name, role and email, plus an Invite member button": "invite member",
+}
 
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[VllmEngine]:
     engine = VllmEngine(EngineSettings.from_env())
-    assert engine.settings.list_hold
+    assert engine.settings.list_hold and engine.settings.button_hold
     yield engine
     engine.shutdown()
 
 
-def stat_labels(node: Any) -> set[str]:
-    """The labels of every stat tile in a spec's tree, lower case."""
+def decoded(engine: VllmEngine, prompt: str) -> dict[str, Any]:
+    """The expert's greedy spec for `prompt`, which ended on its own and is valid."""
+    request = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700)
+    deltas = list(engine.stream(request))
+    assert deltas[-1].finish_reason == "stop"
+    spec: dict[str, Any] = json.loads("".join(d.text for d in deltas))
+    assert validate(spec) == [], spec
+    return spec
+
+
+def shown(node: Any, component: str, key: str) -> set[str]:
+    """The `key` strings of every `component` node in a spec's tree, lower case."""
     found: set[str] = set()
     stack = [node]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            if item.get("t") == "stat":
-                found.add(str(item.get("label", "")).lower())
+            if item.get("t") == component:
+                found.add(str(item.get(key, "")).lower())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
@@ -55,9 +71,12 @@ def stat_labels(node: Any) -> set[str]:
 
 @pytest.mark.parametrize("prompt", list(LISTED_TILES))
 def test_tiles_go_on_to_every_kpi_the_request_lists(engine: VllmEngine, prompt: str) -> None:
-    request = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt=prompt, max_tokens=700)
-    deltas = list(engine.stream(request))
-    assert deltas[-1].finish_reason == "stop"
-    spec = json.loads("".join(d.text for d in deltas))
-    assert LISTED_TILES[prompt] <= stat_labels(spec["root"]), spec
-    assert validate(spec) == [], spec
+    spec = decoded(engine, prompt)
+    assert LISTED_TILES[prompt] <= shown(spec["root"], "stat", "label"), spec
+
+
+@pytest.mark.parametrize("prompt", list(NAMED_BUTTONS))
+def test_a_button_the_request_names_is_drawn(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    labels = shown(spec["root"], "button", "label") | shown(spec["root"], "form", "submit")
+    assert any(NAMED_BUTTONS[prompt] in label for label in labels), spec
