@@ -67,7 +67,7 @@ def undrawn(names: list[str], text: str) -> list[str]:
 def submitted(named: list[Named], text: str, best: str) -> str | None:
     """Where a head's `text` has just begun a form's submit string and the model's best token
     (`best`'s text) begins none of the request's button names: the first name not drawn yet
-    that is no side action, and its closing quote; None otherwise."""
+    that may submit a form and is no side action, and its closing quote; None otherwise."""
     if not text.endswith(SUBMIT):
         return None
     names = [name for name, _ in named]

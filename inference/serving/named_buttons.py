@@ -2,8 +2,8 @@
 Mark as paid button", "Start and Reset buttons", "buttons for New folder and Upload", "Button says
 "Count me in"".
 
-The ui expert leaves them out, or labels them its own way: a magic-link login submitted with
-"Login" where "Email me a link" was asked, a supplier table with no "Add supplier" button, a
+The ui expert leaves them out, or labels them its own way: a staff login submitted with
+"Login" where "a big Enter button" was asked, a supplier table with no "Add supplier" button, a
 workout timer with no "Start workout" (bench/RESULTS.md, 2026-12-07). A head writes the ones it
 has not shown (button_completion.py); this reads them from the request, with no model.
 
