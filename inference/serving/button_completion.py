@@ -55,8 +55,9 @@ def undrawn(names: list[str], text: str) -> list[str]:
     """The names no button drawn in a head's `text` shows, in the request's order. A form's
     submit that begins with a name's first word is that name's button: the model began it so,
     and was left to write it its own way ("Pay" for "pay $64.20 button")."""
-    drawn = [(label or submit).lower() for label, submit in DRAWN.findall(text)]
-    begun = {submit.lower().split()[0] for _, submit in DRAWN.findall(text) if submit.split()}
+    found = [(label.lower(), submit.lower()) for label, submit in DRAWN.findall(text)]
+    drawn = [label or submit for label, submit in found]
+    begun = {submit.split()[0] for _, submit in found if submit.split()}
     return [
         n
         for n in names
