@@ -112,6 +112,10 @@ class EngineSettings:
     # button at the end of a page's or card's children (inference/serving/
     # button_completion.py). `MACARON_BUTTON_HOLD=0`: off.
     button_hold: bool = True
+    # A head draws the text fields the request names and it has not drawn, at the end of a
+    # form's or the page's children (inference/serving/field_completion.py).
+    # `MACARON_FIELD_HOLD=0`: off.
+    field_hold: bool = True
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -158,6 +162,7 @@ class EngineSettings:
             copy_steer=float(env("MACARON_COPY_STEER", "0")),
             list_hold=env("MACARON_LIST_HOLD", "1") == "1",
             button_hold=env("MACARON_BUTTON_HOLD", "1") == "1",
+            field_hold=env("MACARON_FIELD_HOLD", "1") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -392,7 +392,10 @@ class VllmEngine:
             copy_steer.request_args(self.settings.copy_steer)
             | tab_switch.request_args()
             | list_completion.request_args(
-                users[-1], lists=self.settings.list_hold, buttons=self.settings.button_hold
+                users[-1],
+                lists=self.settings.list_hold,
+                buttons=self.settings.button_hold,
+                fields=self.settings.field_hold,
             )
             if spec_from is None
             else {}

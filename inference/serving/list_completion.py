@@ -21,7 +21,9 @@ as many items as the list, so a head ends whatever it writes.
 
 The same spelling draws the buttons the request names and the head has not drawn
 (`macaron_named_buttons`, button_completion.py): a form's submit string, or a button at the end
-of the page's children; the page is not held open after one.
+of the page's children; the page is not held open after one. It draws the text fields the
+request names (`macaron_named_fields`, field_completion.py) at the end of a form's or the page's
+children, before any button.
 
 Only the head asks: the later stages write data, not lists a request names. A request's spec is
 read as its tokens come (`WatchedOutput`), and an array's items are parsed only when a row's
@@ -36,10 +38,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inference.serving import button_completion
+from inference.serving import button_completion, field_completion
 from inference.serving.button_completion import added_button, submitted
+from inference.serving.field_completion import added_field
 from inference.serving.listed_items import Listed, listed_items
 from inference.serving.named_buttons import Named
+from inference.serving.named_fields import Field
 from inference.serving.repeat_watch import RepeatWatch, WatchedOutput
 from inference.serving.request_coverage import shown_text
 from inference.serving.spelling import allowed, keep_only, vocabulary
@@ -47,8 +51,9 @@ from inference.serving.step_rows import Row, Strings, after_drafts, asked
 
 EXTRA_ARG = "macaron_listed_items"
 BUTTONS_ARG = button_completion.EXTRA_ARG
-# What a request asks of its head: the lists it names, and the buttons.
-Asks = tuple[list[list[Listed]], list[Named]]
+FIELDS_ARG = field_completion.EXTRA_ARG
+# What a request asks of its head: the lists it names, the buttons, and the text fields.
+Asks = tuple[list[list[Listed]], list[Named], list[Field]]
 # The arrays whose items may be a request's list. A table's columns are data keys, which the
 # tail then fills row by row: a column the rule adds makes every row longer (a spec cut at the
 # token limit, bench/RESULTS.md), so they are the model's.
@@ -72,12 +77,16 @@ MAX_TRIES = 4
 MAX_SAID = 3
 
 
-def request_args(message: str, lists: bool = True, buttons: bool = True) -> dict[str, Any]:
+def request_args(
+    message: str, lists: bool = True, buttons: bool = True, fields: bool = True
+) -> dict[str, Any]:
     """`SamplingParams.extra_args` that go on with a head's lists to the lists in `message`
-    (`lists`), and draw the buttons it names (`buttons`)."""
+    (`lists`), and draw the buttons (`buttons`) and the text fields (`fields`) it names."""
     listed = listed_items(message) if lists else []
-    return ({EXTRA_ARG: listed} if listed else {}) | (
-        button_completion.request_args(message) if buttons else {}
+    return (
+        ({EXTRA_ARG: listed} if listed else {})
+        | (button_completion.request_args(message) if buttons else {})
+        | (field_completion.request_args(message) if fields else {})
     )
 
 
@@ -158,10 +167,15 @@ class ListState:
 
 
 def closing(
-    watch: RepeatWatch, closer: str, lists: list[list[Listed]], buttons: list[Named]
+    watch: RepeatWatch,
+    closer: str,
+    lists: list[list[Listed]],
+    buttons: list[Named],
+    fields: list[Field],
 ) -> tuple[str, bool] | None:
     """Where `closer` (a token's text) would close a list array, after the spec the watch has
-    read, short of a list of the request's, or the page's children short of a button it names
+    read, short of a list of the request's, or a form's or the page's children short of a text
+    field it names (field_completion.py), or the page's children short of a button it names
     (button_completion.py): how the text goes on instead, from where the watch's text ends, and
     whether the page is held open once after it (after a list's item); None where the array
     may close, or the item cannot be spelled."""
@@ -183,8 +197,9 @@ def closing(
     going_on = next_item(ahead.text[opened.last :], said) if said is not None else None
     if going_on is not None:
         return closer[:bracket] + going_on, True
-    button = added_button(buttons, ahead.text, opened)
-    return None if button is None else (closer[:bracket] + button, False)
+    added = added_field(fields, ahead.text, opened) if items else None
+    added = added or added_button(buttons, ahead.text, opened)
+    return None if added is None else (closer[:bracket] + added, False)
 
 
 def go_on(
@@ -295,7 +310,11 @@ def hold_lists(
     arrays short of the request's lists. `kept` holds the requests' states while they are in
     the batch."""
     for req_id, state, first, count, drafts in batch:
-        asks = asked(state, EXTRA_ARG) or [], asked(state, BUTTONS_ARG) or []
+        asks = (
+            asked(state, EXTRA_ARG) or [],
+            asked(state, BUTTONS_ARG) or [],
+            asked(state, FIELDS_ARG) or [],
+        )
         if not any(asks):
             continue
         strings = read()

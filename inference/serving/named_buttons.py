@@ -99,12 +99,15 @@ def quoted_name(quoted: str) -> list[str]:
     return [name] if re.search(r"\w", name) else []
 
 
-def names_before(before: str, plural: bool) -> list[str]:
-    """The names said just before a "button" ("Start and Reset" before "buttons")."""
+def names_before(
+    before: str, plural: bool, begins_after: re.Pattern[str] = BEGINS_AFTER
+) -> list[str]:
+    """The names said just before a "button" ("Start and Reset" before "buttons"), each begun
+    after the last match of `begins_after`."""
     quoted = QUOTED_BEFORE.search(before)
     if quoted:
         return quoted_name(quoted.group(1))
-    said = BEGINS_AFTER.sub("", before.split(":")[-1]).strip()
+    said = begins_after.sub("", before.split(":")[-1]).strip()
     if plural:
         # "Call driver and Cancel order buttons"; "amount buttons" is a kind of button.
         parts = [p for p in SPLIT_NAMES.split(said) if p]

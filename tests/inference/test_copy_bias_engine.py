@@ -40,8 +40,15 @@ def engine() -> Iterator[VllmEngine]:
 
 def specs(engine: VllmEngine, bias: float, others: bool = True) -> list[str]:
     """The specs of PROMPTS at `bias`; with the head's other rules that write the prompt's
-    words (its lists and named buttons) on or off (`others`). Settings are read per request."""
-    engine.settings = replace(engine.settings, copy_bias=bias, list_hold=others, button_hold=others)
+    words (its lists, named buttons and named fields) on or off (`others`). Settings are read per
+    request."""
+    engine.settings = replace(
+        engine.settings,
+        copy_bias=bias,
+        list_hold=others,
+        button_hold=others,
+        field_hold=others,
+    )
     written = []
     for prompt in PROMPTS:
         request = request_for(

@@ -1,8 +1,9 @@
 """A head's list goes on to the items the request named (inference/serving/list_completion.py),
-and it draws the buttons the request names (button_completion.py), on the real engine as
-served. The prompts are new ones. Without the list rule the expert drew two tiles of the
-newsletter's four and two of the countdown's three; without the button rule it drew neither
-named button (checked)."""
+and it draws the buttons (button_completion.py) and text fields (field_completion.py) the request
+names, on the real engine as served. The prompts are new ones. Without the list rule the expert
+drew two tiles of the newsletter's four and two of the countdown's three; without the button rule
+it drew neither named button; without the field rule the clinic's form had no symptoms field, and
+a counter of symptoms stood beside it (checked)."""
 
 from __future__ import annotations
 
@@ -34,12 +35,16 @@ NAMED_BUTTONS = {
     "Renew all button": "renew all",
     "team roster table with name, role and email, plus an Invite member button": "invite member",
 }
+NAMED_FIELDS = {
+    "clinic check-in: patient name, date of birth, and a symptoms textarea, plus a Check in "
+    "button": "symptoms",
+}
 
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[VllmEngine]:
     engine = VllmEngine(EngineSettings.from_env())
-    assert engine.settings.list_hold and engine.settings.button_hold
+    assert engine.settings.list_hold and engine.settings.button_hold and engine.settings.field_hold
     yield engine
     engine.shutdown()
 
@@ -80,3 +85,10 @@ def test_a_button_the_request_names_is_drawn(engine: VllmEngine, prompt: str) ->
     spec = decoded(engine, prompt)
     labels = shown(spec["root"], "button", "label") | shown(spec["root"], "form", "submit")
     assert any(NAMED_BUTTONS[prompt] in label for label in labels), spec
+
+
+@pytest.mark.parametrize("prompt", list(NAMED_FIELDS))
+def test_a_text_field_the_request_names_is_drawn(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    labels = shown(spec["root"], "textarea", "label") | shown(spec["root"], "input", "label")
+    assert any(NAMED_FIELDS[prompt] in label for label in labels), spec

@@ -1,0 +1,59 @@
+"""A head draws the text fields the request names and it has not drawn (`macaron_named_fields`).
+
+The ui expert leaves a named field out: "a why box" drew a counter and no box, "a form with name
+and phone number" one field for the name, "a search box" nothing to type in (bench/RESULTS.md,
+2026-12-07). named_fields.py reads the names from the request; this says where a head's text
+goes on to them, for list_completion.py, which spells it: where the head's best token would
+close a form's children or the page's, the first named field not drawn yet is written there as
+`{"t":"input","label":"…"` (or a textarea, where the request says so), and the model writes its
+binding on from the label's closing quote. A field is drawn where an input's or a textarea's
+label contains its name, or is contained in it ("Reason" for "reason for visit"); a search field
+also where a table searches its rows. Each name is written once at most, so a head ends whatever
+it writes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from inference.serving.button_completion import capitalised
+from inference.serving.named_fields import Field, named_fields
+from inference.serving.repeat_watch import OpenArray
+
+EXTRA_ARG = "macaron_named_fields"
+# A text field's label, as the UI4A grammar writes it.
+LABEL = re.compile(r'\{"t":"(?:input|textarea)","label":"((?:[^"\\]|\\.)*)"')
+SEARCHES = '"search":true'
+# The arrays a field is added at the end of: a form's fields, and the page's children.
+ENDS = frozenset({("c", "form"), ("c", "page")})
+
+
+def request_args(message: str) -> dict[str, Any]:
+    """`SamplingParams.extra_args` that draw the text fields `message` names."""
+    fields = named_fields(message)
+    return {EXTRA_ARG: fields} if fields else {}
+
+
+def drawn(name: str, text: str) -> bool:
+    """Whether a head's `text` draws a field for `name`."""
+    said = name.lower()
+    labels = [label.lower() for label in LABEL.findall(text)]
+    if any(said in label or (label and label in said) for label in labels):
+        return True
+    return said.startswith("search") and SEARCHES in text
+
+
+def added_field(fields: list[Field], text: str, opened: OpenArray) -> str | None:
+    """Where a head's `text` ends right before the closing of the `opened` array, a form's
+    children or the page's: how it goes on instead with the first named field not drawn yet (a
+    comma, the field's type and its label); None where none is to be drawn there."""
+    if (opened.key, opened.parent) not in ENDS:
+        return None
+    missing = [(name, tag) for name, tag in fields if not drawn(name, text)]
+    if not missing:
+        return None
+    name, tag = missing[0]
+    label = json.dumps(capitalised(name), ensure_ascii=False)
+    return ',{"t":"' + tag + '","label":' + label

@@ -1,0 +1,106 @@
+"""The text fields a designer's request names: "a search box", "a why box", "a promo code field",
+"reason for visit textarea", "a text box "Type a message"", "email and question fields", "a form
+with name and phone number", "enter order number and email".
+
+The ui expert leaves them out: a recruiter's inbox with no search box, an NPS question with no
+"why" box, a contacts form with a name and no phone number, an order lookup whose form has no
+fields at all (bench/RESULTS.md, 2026-12-07). A head writes the ones it has not shown
+(field_completion.py); this reads them from the request, with no model.
+
+The reading is a heuristic, and errs towards finding none, as named_buttons.py's does: a name is
+the words just before "field", "box", "textarea", "input" or "text box", back to an article or
+a conjunction ("for" and "of" stay in it: "reason for visit"), or a quoted string next to the
+cue ("a text box "Type a message""); or the two or more phrases after "a form with", "enter" or
+"asks for". A field drawn on each item of a list, or one a refinement takes away, is not read;
+nor is a box that is a panel ("a sign-in box"). The message is read up to MAX_CHARS characters,
+so the cost is bounded.
+"""
+
+from __future__ import annotations
+
+import re
+
+from inference.serving.listed_items import CLAUSE, PARENTHESISED
+from inference.serving.named_buttons import (
+    EACH,
+    PART,
+    PER_ITEM,
+    SPLIT_NAMES,
+    TAKEN_AWAY,
+    name_from,
+    names_after,
+    names_before,
+)
+
+# At most this many characters of a message are read, and this many fields kept.
+MAX_CHARS = 2_000
+MAX_FIELDS = 6
+# A named field, and the component that draws it: a "textarea" where the request says so, or
+# says a box for words ("a why box", "a comments box"); an "input" otherwise. Drawn as an input,
+# "why" was a number with +10 and -10 steppers (bench/RESULTS.md, 2026-12-07).
+Field = tuple[str, str]
+CUE = re.compile(r"\b(?:text\s+box|textarea|fields?|box|inputs?)\b", re.IGNORECASE)
+# Words a field's name begins after; unlike a button's, "for" and "of" stay in the name.
+BEGINS_AFTER = re.compile(
+    r".*\b(?:a|an|the|plus|with|then|has|have|its|also|one|two)\s+", re.IGNORECASE
+)
+# "a form with name and phone number", "enter order number and email".
+LISTS_AFTER = re.compile(r"\b(?:form\s+with|enter|asks?\s+for)\s+(.+)$", re.IGNORECASE)
+# Names that say a panel or another control, not a text field ("a sign-in box", "a check box"),
+# or the field's kind, not its name ("a number input").
+NOT_FIELDS = frozenset(
+    {"sign-in", "sign in", "login", "log-in", "log in", "check", "dialog", "number", "text"}
+)
+# A box named by one of these takes one line ("a search box", "an email box").
+ONE_LINE = re.compile(
+    r"\b(?:search|e-?mail|code|name|number|phone|zip|postcode|url|website|amount|price)\b",
+    re.IGNORECASE,
+)
+# A listed name longer than this is a description, not a field's label.
+MAX_LISTED_WORDS = 3
+
+
+def cue_names(before: str, cue: str, after: str) -> list[Field]:
+    """The fields a cue word names ("why" for "a why box")."""
+    plural = cue.lower() in ("fields", "inputs")
+    said = names_after(after) or names_before(before, plural, BEGINS_AFTER)
+    return [(name, tag(cue, name)) for name in said if name.lower() not in NOT_FIELDS]
+
+
+def tag(cue: str, name: str) -> str:
+    """The component a field named `name` with `cue` is drawn as."""
+    words = cue.lower() == "textarea" or (cue.lower() == "box" and not ONE_LINE.search(name))
+    return "textarea" if words else "input"
+
+
+def listed_names(part: str) -> list[Field]:
+    """The fields a form lists ("name and phone number" after "a form with"), two at least."""
+    listed = LISTS_AFTER.search(part)
+    if listed is None:
+        return []
+    parts = [p for p in SPLIT_NAMES.split(listed.group(1).strip()) if p]
+    names = [name_from(p.split()) for p in parts if len(p.split()) <= MAX_LISTED_WORDS]
+    if len(parts) < 2 or len(names) < len(parts) or not all(names):
+        return []
+    return [(name, "input") for name in names]
+
+
+def named_fields(message: str) -> list[Field]:
+    """The text fields the message names, each once, in the order it names them; none of those
+    drawn on each item of a list, and at most MAX_FIELDS."""
+    fields: list[Field] = []
+    text = PARENTHESISED.sub(" ", message[:MAX_CHARS])
+    for clause in CLAUSE.split(text):
+        for part in PART.split(clause):
+            for cue in CUE.finditer(part):
+                before, after = part[: cue.start()], part[cue.end() :]
+                if EACH.search(before) or PER_ITEM.search(after) or TAKEN_AWAY.search(before):
+                    continue
+                fields += cue_names(before, cue.group(), after)
+            if not CUE.search(part):
+                fields += listed_names(part)
+    kept: list[Field] = []
+    for name, tag in fields:
+        if name.lower() not in (k.lower() for k, _ in kept):
+            kept.append((name, tag))
+    return kept[:MAX_FIELDS]

@@ -1,0 +1,95 @@
+"""A head draws the text fields the request names (inference/serving/field_completion.py,
+spelled by list_completion.py), on a scripted vocabulary: at the end of a form's children or the
+page's, before a named button, and nowhere else."""
+
+from __future__ import annotations
+
+import functools
+from types import SimpleNamespace
+
+import torch
+
+from inference.serving import list_completion
+from inference.serving.field_completion import drawn
+from inference.serving.list_completion import ListState
+from inference.serving.step_rows import Row, Strings
+
+ASKED = "Contacts: a form with name and phone number, plus a Save contact button"
+FORM = '{"title":"Contacts","root":{"t":"page","c":[{"t":"form","submit":"Save contact","c":['
+NAME = '{"t":"input","label":"Name","bind":"name"}'
+PAGE = '{"title":"Contacts","root":{"t":"page","c":['
+CARD = '{"title":"Contacts","root":{"t":"page","c":[{"t":"card","c":['
+TEXT = '{"t":"text","text":"Hi"}'
+ADD = ',{"t":"input","label":"'
+BUTTON = ',{"t":"button","label":"'
+VOCAB = [
+    FORM, PAGE, CARD, NAME, TEXT,
+    "]", "]}", ",", ADD, BUTTON, "Phone", " number", "Save", " contact", '"', '"}', "x",
+]  # fmt: skip
+
+
+@functools.lru_cache  # one function, as token_strings gives: the caches key on it
+def strings() -> Strings:
+    return VOCAB.__getitem__
+
+
+def request(written: list[str], message: str) -> SimpleNamespace:
+    extra = list_completion.request_args(message)
+    ids = [VOCAB.index(text) for text in written]
+    return SimpleNamespace(output_token_ids=ids, sampling_params=SimpleNamespace(extra_args=extra))
+
+
+def step(best: str) -> torch.Tensor:
+    """Logits that allow every token but the opening ones, `best` the likeliest."""
+    logits = torch.zeros((1, len(VOCAB)))
+    logits[0, :3] = float("-inf")
+    logits[0, VOCAB.index(best)] = 5.0
+    return logits
+
+
+def kept(logits: torch.Tensor) -> set[str]:
+    return {VOCAB[t] for t in torch.isfinite(logits[0]).nonzero().flatten().tolist()}
+
+
+def after(written: list[str], logits: torch.Tensor, state: ListState, message: str = ASKED) -> str:
+    batch: list[Row] = [("r", request(written, message), 0, 1, [])]
+    list_completion.hold_lists(logits, batch, {"r": state}, strings)
+    return VOCAB[int(logits[0].argmax())]
+
+
+def test_a_forms_fields_end_with_the_named_field_it_left_out() -> None:
+    state = ListState()
+    logits = step("]}")
+    after([FORM, NAME], logits, state)
+    assert kept(logits) == {",", ADD}
+    assert state.going_on == (FORM + NAME, ADD + 'Phone number"', 2)
+    assert after([FORM, NAME, ADD], step("x"), state) == "Phone"
+    assert after([FORM, NAME, ADD, "Phone"], step("x"), state) == " number"
+    # Past the label's closing quote the model writes on: the field's binding is its own.
+    assert after([FORM, NAME, ADD, "Phone", " number", '"'], step("x"), state) == "x"
+
+
+def test_the_pages_children_end_with_a_named_field_before_a_named_button() -> None:
+    state = ListState()
+    after([PAGE, TEXT], logits := step("]}"), state)
+    assert kept(logits) == {",", ADD}
+    drawn_fields = [PAGE, TEXT, ADD, "Phone", " number", '"}', ",", NAME]
+    # Every field drawn, the page's children end with the named button instead.
+    after(drawn_fields, logits := step("]}"), state := ListState())
+    assert kept(logits) == {",", BUTTON}
+    assert state.going_on is not None and state.going_on[1] == BUTTON + 'Save contact"'
+    message = "Contacts: a form with name and phone number"
+    assert after(drawn_fields, step("]}"), ListState(), message=message) == "]}"
+
+
+def test_a_card_or_an_empty_form_closes_as_the_model_meant() -> None:
+    assert after([CARD, TEXT], step("]}"), ListState()) == "]}"
+    assert after([FORM], step("]}"), ListState()) == "]}"
+
+
+def test_a_field_is_drawn_where_a_text_fields_label_holds_its_name_or_is_held_in_it() -> None:
+    assert drawn("phone number", '{"t":"input","label":"Your phone number"')
+    assert drawn("reason for visit", '{"t":"textarea","label":"Reason"')
+    assert not drawn("reason for visit", '{"t":"radio","label":"Reason for visit"')
+    assert drawn("search", '{"t":"table","data":"rows","cols":["name"],"search":true}')
+    assert not drawn("email", '{"t":"button","label":"Email"')

@@ -1,0 +1,78 @@
+"""The text fields a request names (inference/serving/named_fields.py): before a cue word, as
+quoted, or listed after "a form with" or "enter"; none drawn on each item of a list, and none
+that is a panel or a field's kind."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inference.serving.named_fields import MAX_FIELDS, named_fields
+
+NAMED = {
+    "a help centre page with a search box and three popular articles": [("search", "input")],
+    "star rating from 1 to 5 and a comments box": [("comments", "textarea")],
+    "a login with an email box and a password field": [
+        ("email", "input"),
+        ("password", "input"),
+    ],
+    "a gift card field with Redeem, under the order summary": [("gift card", "input")],
+    "clinic check-in: patient name, symptoms textarea, and a Submit button": [
+        ("symptoms", "textarea")
+    ],
+    'a feedback widget with a text box "Tell us more" and Send': [("Tell us more", "input")],
+    "a newsletter form with first name and email": [("first name", "input"), ("email", "input")],
+    "lost card report: enter card number and last known place, then Report": [
+        ("card number", "input"),
+        ("last known place", "input"),
+    ],
+    "a contact us form with subject and message fields": [
+        ("subject", "input"),
+        ("message", "input"),
+    ],
+    "reason for return textarea, refund method select": [("reason for return", "textarea")],
+}
+NONE_NAMED = [
+    # Drawn on each item of a list: the list's template, not a field to add once.
+    "a shopping list, each item with a quantity field",
+    "a notes field per task on the board",
+    # A refinement that takes a field away names none to add.
+    "remove the search box",
+    # A panel, another control, or a field's kind, not a text field's name.
+    "a sign-in box for a library's members",
+    "a check box for the terms",
+    "guess the number: a number input and a Guess button",
+    # One phrase after "enter" is a sentence, not a form's list.
+    "press enter to send",
+    "a sales dashboard with revenue KPIs, a monthly revenue chart and a customers table",
+]
+
+
+@pytest.mark.parametrize("message", list(NAMED))
+def test_the_text_fields_a_request_names(message: str) -> None:
+    assert named_fields(message) == NAMED[message]
+
+
+@pytest.mark.parametrize("message", NONE_NAMED)
+def test_no_field_named_where_it_is_a_lists_a_panel_or_a_kind(message: str) -> None:
+    assert named_fields(message) == []
+
+
+def test_a_field_named_twice_is_kept_once() -> None:
+    assert named_fields("a search box at the top and a Search field in the menu") == [
+        ("search", "input")
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a", "Notes", "box", "fields", "form with", "enter", '"', ",", "and"]),
+        max_size=300,
+    )
+)
+def test_any_message_names_a_bounded_count_of_short_fields(words: list[str]) -> None:
+    fields = named_fields(" ".join(words))
+    assert len(fields) <= MAX_FIELDS
+    assert all(0 < len(name) <= 40 and tag in ("input", "textarea") for name, tag in fields)
