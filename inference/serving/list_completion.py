@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inference.serving import button_completion, field_completion
+from inference.serving import button_completion, field_completion, page_room
 from inference.serving.button_completion import added_button, submitted
 from inference.serving.field_completion import added_field
 from inference.serving.listed_items import Listed, listed_items
@@ -193,6 +193,8 @@ def closing(
         return None
     if not isinstance(items, list):
         return None
+    if (opened.key, opened.parent) == page_room.PAGE and page_room.room(items) < 1:
+        return None  # the page has no room for one more and the dialogs it is to draw
     said = left_out(items, lists, set(WORDS.findall(ahead.text.lower())))
     going_on = next_item(ahead.text[opened.last :], said) if said is not None else None
     if going_on is not None:
@@ -272,7 +274,8 @@ def hold_row(
     drafts included. A row after drafts (`drafted`) may not be kept, so only the first row ends
     an item's going on, where the spec has written past it or otherwise, and spends the page's
     holding; a draft that left the item is rejected anyway, as the row before it is held to
-    the item."""
+    the item. A page with no room left for another child and for the dialogs and tabs the
+    middle stage is to draw takes no more (page_room.py): the row closes it instead."""
     if state.going_on is not None:
         before, going_on, set_at = state.going_on
         written = watch.text[len(before) :]
@@ -290,6 +293,10 @@ def hold_row(
             state.going_on = None
             if not on_it and state.went_on_at == len(before):
                 state.went_on_at = None  # the page is held after an item that was written
+    closed = page_room.closed_instead(watch, strings(int(logits[row].argmax())))
+    if closed is not None:
+        keep_only(logits, row, spelled(closed, "", strings, logits))
+        return
     just_after = state.went_on_at is not None and watch.text[state.went_on_at :].count(NODE) <= 1
     if just_after and hold_page(logits, row, watch, strings) and not drafted:
         state.went_on_at = None

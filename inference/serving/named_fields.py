@@ -1,19 +1,23 @@
-"""The text fields a designer's request names: "a search box", "a why box", "a promo code field",
-"reason for visit textarea", "a text box "Type a message"", "email and question fields", "a form
-with name and phone number", "enter order number and email".
+"""The fields a designer's request names: text fields ("a search box", "a why box", "a promo code
+field", "reason for visit textarea", "a text box "Type a message"", "email and question fields",
+"a form with name and phone number", "enter order number and email"), and selects, switches,
+checkboxes and sliders ("a timezone select", "a department filter", "a remote only switch", "a
+monthly donation checkbox", "a difficulty slider").
 
-The ui expert leaves them out: a recruiter's inbox with no search box, an NPS question with no
-"why" box, a contacts form with a name and no phone number, an order lookup whose form has no
-fields at all (bench/RESULTS.md, 2026-12-07). A head writes the ones it has not shown
-(field_completion.py); this reads them from the request, with no model.
+The ui expert leaves them out: a recruiter's inbox with no search box, an NPS question with no "why"
+box, a contacts form with a name and no phone number, an order lookup whose form has no fields at
+all, a job search with no remote switch, a workspace's settings with no timezone select
+(bench/RESULTS.md, 2026-12-07). A head writes the ones it has not shown (field_completion.py); this
+reads them from the request, with no model.
 
-The reading is a heuristic, and errs towards finding none, as named_buttons.py's does: a name is
-the words just before "field", "box", "textarea", "input" or "text box", back to an article or
-a conjunction ("for" and "of" stay in it: "reason for visit"), or a quoted string next to the
-cue ("a text box "Type a message""); or the two or more phrases after "a form with", "enter" or
-"asks for". A field drawn on each item of a list, or one a refinement takes away, is not read;
-nor is a box that is a panel ("a sign-in box"). The message is read up to MAX_CHARS characters,
-so the cost is bounded.
+The reading is a heuristic, and errs towards finding none, as named_buttons.py's does: a name is the
+words just before a word that names a field ("field", "box", "textarea", "input", "text box",
+"select", "dropdown", "picker", "filter", "switch", "toggle", "checkbox", "slider"), back to an
+article or a conjunction ("for" and "of" stay in it: "reason for visit"), or a quoted string next to
+the cue ("a text box "Type a message""); or the two or more phrases after "a form with", "enter" or
+"asks for". A field drawn on each item of a list, or one a refinement takes away, is not read; nor
+is a box that is a panel ("a sign-in box"). The message is read up to MAX_CHARS characters, so the
+cost is bounded.
 """
 
 from __future__ import annotations
@@ -35,21 +39,36 @@ from inference.serving.named_buttons import (
 # At most this many characters of a message are read, and this many fields kept.
 MAX_CHARS = 2_000
 MAX_FIELDS = 6
-# A named field, and the component that draws it: a "textarea" where the request says so, or
-# says a box for words ("a why box", "a comments box"); an "input" otherwise. Drawn as an input,
-# "why" was a number with +10 and -10 steppers (bench/RESULTS.md, 2026-12-07).
+# A named field, and the component that draws it: the one its cue word names ("select" for
+# "dropdown"); for a text field, a "textarea" where the request says so, or says a box for words
+# ("a why box", "a comments box"), and an "input" otherwise. Drawn as an input, "why" was a
+# number with +10 and -10 steppers (bench/RESULTS.md, 2026-12-07).
 Field = tuple[str, str]
-CUE = re.compile(r"\b(?:text\s+box|textarea|fields?|box|inputs?)\b", re.IGNORECASE)
+CUES = {
+    **dict.fromkeys(["text box", "textarea", "field", "fields", "box", "input", "inputs"], "input"),
+    **dict.fromkeys(["select", "selects", "dropdown", "dropdowns", "picker", "filter"], "select"),
+    **dict.fromkeys(["switch", "toggle"], "switch"),
+    **dict.fromkeys(["checkbox"], "checkbox"),
+    **dict.fromkeys(["slider"], "slider"),
+}
+# A cue that is a verb here names no field ("pressing play should switch it to pause", "select
+# a plan").
+VERB_AFTER = re.compile(
+    r"^\s+(?:it|them|the|a|an|to|between|from|by|on|off|its|your|my|one|all|any)\b", re.IGNORECASE
+)
+PLURAL_CUES = frozenset({"fields", "inputs", "selects", "dropdowns"})
+CUE = re.compile(r"\b(?:" + "|".join(c.replace(" ", r"\s+") for c in CUES) + r")\b", re.IGNORECASE)
 # Words a field's name begins after; unlike a button's, "for" and "of" stay in the name.
 BEGINS_AFTER = re.compile(
     r".*\b(?:a|an|the|plus|with|then|has|have|its|also|one|two)\s+", re.IGNORECASE
 )
 # "a form with name and phone number", "enter order number and email".
 LISTS_AFTER = re.compile(r"\b(?:form\s+with|enter|asks?\s+for)\s+(.+)$", re.IGNORECASE)
-# Names that say a panel or another control, not a text field ("a sign-in box", "a check box"),
-# or the field's kind, not its name ("a number input").
+# Names that say a panel or another control, not a field ("a sign-in box", "a check box"), or
+# the field's kind, not its name ("a number input", "a date picker").
 NOT_FIELDS = frozenset(
     {"sign-in", "sign in", "login", "log-in", "log in", "check", "dialog", "number", "text"}
+    | {"date", "time", "color", "colour"}
 )
 # A box named by one of these takes one line ("a search box", "an email box").
 ONE_LINE = re.compile(
@@ -62,15 +81,16 @@ MAX_LISTED_WORDS = 3
 
 def cue_names(before: str, cue: str, after: str) -> list[Field]:
     """The fields a cue word names ("why" for "a why box")."""
-    plural = cue.lower() in ("fields", "inputs")
+    said_cue = " ".join(cue.lower().split())
+    plural = said_cue in PLURAL_CUES
     said = names_after(after) or names_before(before, plural, BEGINS_AFTER)
-    return [(name, tag(cue, name)) for name in said if name.lower() not in NOT_FIELDS]
+    return [(name, tag(said_cue, name)) for name in said if name.lower() not in NOT_FIELDS]
 
 
 def tag(cue: str, name: str) -> str:
     """The component a field named `name` with `cue` is drawn as."""
-    words = cue.lower() == "textarea" or (cue.lower() == "box" and not ONE_LINE.search(name))
-    return "textarea" if words else "input"
+    words = cue == "textarea" or (cue == "box" and not ONE_LINE.search(name))
+    return "textarea" if words else CUES[cue]
 
 
 def listed_names(part: str) -> list[Field]:
@@ -95,6 +115,10 @@ def named_fields(message: str) -> list[Field]:
             for cue in CUE.finditer(part):
                 before, after = part[: cue.start()], part[cue.end() :]
                 if EACH.search(before) or PER_ITEM.search(after) or TAKEN_AWAY.search(before):
+                    continue
+                if CUES[" ".join(cue.group().lower().split())] != "input" and VERB_AFTER.match(
+                    after
+                ):
                     continue
                 fields += cue_names(before, cue.group(), after)
             if not CUE.search(part):

@@ -10,8 +10,9 @@ from types import SimpleNamespace
 import torch
 
 from inference.serving import list_completion
-from inference.serving.field_completion import drawn
+from inference.serving.field_completion import added_field, drawn
 from inference.serving.list_completion import ListState
+from inference.serving.repeat_watch import OpenArray
 from inference.serving.step_rows import Row, Strings
 
 ASKED = "Contacts: a form with name and phone number, plus a Save contact button"
@@ -93,3 +94,16 @@ def test_a_field_is_drawn_where_a_text_fields_label_holds_its_name_or_is_held_in
     assert not drawn("reason for visit", '{"t":"radio","label":"Reason for visit"')
     assert drawn("search", '{"t":"table","data":"rows","cols":["name"],"search":true}')
     assert not drawn("email", '{"t":"button","label":"Email"')
+    # A select is drawn as a select or radios, a switch as a switch or a checkbox.
+    assert drawn("filter by status", '{"t":"radio","label":"Status"', "select")
+    assert not drawn("status", '{"t":"input","label":"Status"', "select")
+    assert drawn("remote only", '{"t":"checkbox","label":"Remote only"', "switch")
+
+
+def test_a_named_field_is_added_as_the_component_its_cue_names() -> None:
+    page = OpenArray(key="c", parent="page", first=0, last=0)
+    added = added_field([("timezone", "select")], PAGE + TEXT, page)
+    assert added == ',{"t":"select","label":"Timezone"'
+    # A select drawn already, as radios, is not added again.
+    radios = PAGE + '{"t":"radio","label":"Timezone","bind":"tz","opts":["UTC"]}'
+    assert added_field([("timezone", "select")], radios, page) is None

@@ -1,6 +1,6 @@
-"""The text fields a request names (inference/serving/named_fields.py): before a cue word, as
-quoted, or listed after "a form with" or "enter"; none drawn on each item of a list, and none
-that is a panel or a field's kind."""
+"""The fields a request names (inference/serving/named_fields.py): before a cue word, as quoted,
+or listed after "a form with" or "enter"; each as the component its cue names; none drawn on
+each item of a list, none that is a panel or a field's kind, and none where the cue is a verb."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inference.serving.named_fields import MAX_FIELDS, named_fields
+
+TAGS = ("input", "textarea", "select", "switch", "checkbox", "slider")
 
 NAMED = {
     "a help centre page with a search box and three popular articles": [("search", "input")],
@@ -31,7 +33,21 @@ NAMED = {
         ("subject", "input"),
         ("message", "input"),
     ],
-    "reason for return textarea, refund method select": [("reason for return", "textarea")],
+    "reason for return textarea, refund method select": [
+        ("reason for return", "textarea"),
+        ("refund method", "select"),
+    ],
+    "a stereo panel: bass slider, loudness toggle, and a region filter (North, South)": [
+        ("bass", "slider"),
+        ("loudness", "switch"),
+        ("region", "select"),
+    ],
+    'job alerts: a keyword field, a remote only switch and a "Remember me" checkbox': [
+        ("keyword", "input"),
+        ("remote only", "switch"),
+        ("Remember me", "checkbox"),
+    ],
+    "a team page with a timezone dropdown": [("timezone", "select")],
 }
 NONE_NAMED = [
     # Drawn on each item of a list: the list's template, not a field to add once.
@@ -43,6 +59,11 @@ NONE_NAMED = [
     "a sign-in box for a library's members",
     "a check box for the terms",
     "guess the number: a number input and a Guess button",
+    # A cue that is a verb, or a picker of a kind.
+    "select a plan and pay",
+    "toggle between light and dark",
+    "tapping play should switch it to pause",
+    "a date picker for the trip",
     # One phrase after "enter" is a sentence, not a form's list.
     "press enter to send",
     "a sales dashboard with revenue KPIs, a monthly revenue chart and a customers table",
@@ -55,7 +76,7 @@ def test_the_text_fields_a_request_names(message: str) -> None:
 
 
 @pytest.mark.parametrize("message", NONE_NAMED)
-def test_no_field_named_where_it_is_a_lists_a_panel_or_a_kind(message: str) -> None:
+def test_no_field_named_where_it_is_a_lists_a_panel_a_kind_or_a_verb(message: str) -> None:
     assert named_fields(message) == []
 
 
@@ -68,11 +89,13 @@ def test_a_field_named_twice_is_kept_once() -> None:
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["a", "Notes", "box", "fields", "form with", "enter", '"', ",", "and"]),
+        st.sampled_from(
+            ["a", "Notes", "box", "fields", "switch", "it", "form with", "enter", '"', ",", "and"]
+        ),
         max_size=300,
     )
 )
 def test_any_message_names_a_bounded_count_of_short_fields(words: list[str]) -> None:
     fields = named_fields(" ".join(words))
     assert len(fields) <= MAX_FIELDS
-    assert all(0 < len(name) <= 40 and tag in ("input", "textarea") for name, tag in fields)
+    assert all(0 < len(name) <= 40 and tag in TAGS for name, tag in fields)
