@@ -112,9 +112,9 @@ class EngineSettings:
     # button at the end of a page's or card's children (inference/serving/
     # button_completion.py). `MACARON_BUTTON_HOLD=0`: off.
     button_hold: bool = True
-    # A head draws the text fields the request names and it has not drawn, at the end of a
-    # form's or the page's children (inference/serving/field_completion.py).
-    # `MACARON_FIELD_HOLD=0`: off.
+    # A head draws the fields the request names (text fields, selects, switches, checkboxes,
+    # sliders) and it has not drawn, at the end of a form's or the page's children
+    # (inference/serving/field_completion.py). `MACARON_FIELD_HOLD=0`: off.
     field_hold: bool = True
 
     @property

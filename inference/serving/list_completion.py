@@ -21,7 +21,7 @@ as many items as the list, so a head ends whatever it writes.
 
 The same spelling draws the buttons the request names and the head has not drawn
 (`macaron_named_buttons`, button_completion.py): a form's submit string, or a button at the end
-of the page's children; the page is not held open after one. It draws the text fields the
+of the page's children; the page is not held open after one. It draws the fields the
 request names (`macaron_named_fields`, field_completion.py) at the end of a form's or the page's
 children, before any button.
 
@@ -52,7 +52,7 @@ from inference.serving.step_rows import Row, Strings, after_drafts, asked
 EXTRA_ARG = "macaron_listed_items"
 BUTTONS_ARG = button_completion.EXTRA_ARG
 FIELDS_ARG = field_completion.EXTRA_ARG
-# What a request asks of its head: the lists it names, the buttons, and the text fields.
+# What a request asks of its head: the lists it names, the buttons, and the fields.
 Asks = tuple[list[list[Listed]], list[Named], list[Field]]
 # The arrays whose items may be a request's list. A table's columns are data keys, which the
 # tail then fills row by row: a column the rule adds makes every row longer (a spec cut at the
@@ -81,7 +81,7 @@ def request_args(
     message: str, lists: bool = True, buttons: bool = True, fields: bool = True
 ) -> dict[str, Any]:
     """`SamplingParams.extra_args` that go on with a head's lists to the lists in `message`
-    (`lists`), and draw the buttons (`buttons`) and the text fields (`fields`) it names."""
+    (`lists`), and draw the buttons (`buttons`) and the fields (`fields`) it names."""
     listed = listed_items(message) if lists else []
     return (
         ({EXTRA_ARG: listed} if listed else {})
@@ -174,11 +174,12 @@ def closing(
     fields: list[Field],
 ) -> tuple[str, bool] | None:
     """Where `closer` (a token's text) would close a list array, after the spec the watch has
-    read, short of a list of the request's, or a form's or the page's children short of a text
-    field it names (field_completion.py), or the page's children short of a button it names
+    read, short of a list of the request's, or a form's or the page's children short of a field
+    it names (field_completion.py), or the page's children short of a button it names
     (button_completion.py): how the text goes on instead, from where the watch's text ends, and
     whether the page is held open once after it (after a list's item); None where the array
-    may close, or the item cannot be spelled."""
+    may close, the item cannot be spelled, or the array is a page with no room for another
+    child (page_room.py)."""
     bracket = closer.find("]")
     if bracket < 0:
         return None

@@ -16,8 +16,8 @@ words just before a word that names a field ("field", "box", "textarea", "input"
 article or a conjunction ("for" and "of" stay in it: "reason for visit"), or a quoted string next to
 the cue ("a text box "Type a message""); or the two or more phrases after "a form with", "enter" or
 "asks for". A field drawn on each item of a list, or one a refinement takes away, is not read; nor
-is a box that is a panel ("a sign-in box"). The message is read up to MAX_CHARS characters, so the
-cost is bounded.
+is a box that is a panel ("a sign-in box"), nor a cue that is a verb ("switch it to pause"). The
+message is read up to MAX_CHARS characters, so the cost is bounded.
 """
 
 from __future__ import annotations

@@ -50,8 +50,8 @@ def closed_instead(watch: RepeatWatch, best: str) -> str | None:
     for one: how the text goes on instead, from where the watch's text ends (`best` up to its
     comma, then the page's closing bracket); None elsewhere."""
     comma = best.find(",")
-    if comma < 0:
-        return None
+    if comma < 0 or (comma and not best[:comma].endswith("}")):
+        return None  # a page's child ends in "}": most tokens, as '","', need no fork
     ahead = watch
     if comma:  # "}," ends a child and begins the next
         ahead = watch.fork()
