@@ -23,10 +23,13 @@ message is read up to MAX_CHARS characters, so the cost is bounded.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import TypeVar
 
 from inference.serving.copy_bias import STOP_WORDS
 from inference.serving.listed_items import CLAUSE, PARENTHESISED
 
+T = TypeVar("T")
 # At most this many characters of a message are read, and this many buttons kept.
 MAX_CHARS = 2_000
 MAX_BUTTONS = 6
@@ -143,28 +146,42 @@ def pressed_name(said: str) -> str:
     return name_from(words[:end])
 
 
+def parts(message: str) -> Iterator[str]:
+    """The message's parts, up to MAX_CHARS characters: its clauses cut at commas and
+    semicolons. A parenthesis is read as part of its clause's text ("each class (Morning flow,
+    Power hour) has a Book spot button"); a name inside one is not read."""
+    text = PARENTHESISED.sub(" ", message[:MAX_CHARS])
+    for clause in CLAUSE.split(text):
+        yield from PART.split(clause)
+
+
+def cued(part: str, cue: re.Pattern[str]) -> Iterator[tuple[str, re.Match[str], str]]:
+    """Each `cue` word in `part`, with the text before and after it; none said for each item of
+    a list, or taken away."""
+    for found in cue.finditer(part):
+        before, after = part[: found.start()], part[found.end() :]
+        if not (EACH.search(before) or PER_ITEM.search(after) or TAKEN_AWAY.search(before)):
+            yield before, found, after
+
+
+def once(named: list[tuple[str, T]], most: int) -> list[tuple[str, T]]:
+    """Each name's first mention (in any case), in order, and at most `most` of them."""
+    kept: list[tuple[str, T]] = []
+    for name, value in named:
+        if name.lower() not in (k.lower() for k, _ in kept):
+            kept.append((name, value))
+    return kept[:most]
+
+
 def named_buttons(message: str) -> list[Named]:
     """The buttons the message names, each once, in the order it names them, and whether each
     may submit a form; none of those drawn on each item of a list, and at most MAX_BUTTONS."""
     names: list[Named] = []
-    # A parenthesis is read as part of its clause's text ("each class (Morning flow, Power
-    # hour) has a Book spot button"); a button named inside one is not read.
-    text = PARENTHESISED.sub(" ", message[:MAX_CHARS])
-    for clause in CLAUSE.split(text):
-        for part in PART.split(clause):
-            for button in BUTTON.finditer(part):
-                before, after = part[: button.start()], part[button.end() :]
-                if EACH.search(before) or PER_ITEM.search(after) or TAKEN_AWAY.search(before):
-                    continue
-                plural = button.group().lower() == "buttons"
-                submits = not OPENS.match(after)
-                said = names_after(after) or names_before(before, plural)
-                names += [(name, submits) for name in said]
-            names += [
-                (name, True) for said in PRESSED.findall(part) if (name := pressed_name(said))
-            ]
-    kept: list[Named] = []
-    for name, submits in names:
-        if name.lower() not in (k.lower() for k, _ in kept):
-            kept.append((name, submits))
-    return kept[:MAX_BUTTONS]
+    for part in parts(message):
+        for before, button, after in cued(part, BUTTON):
+            plural = button.group().lower() == "buttons"
+            submits = not OPENS.match(after)
+            said = names_after(after) or names_before(before, plural)
+            names += [(name, submits) for name in said]
+        names += [(name, True) for said in PRESSED.findall(part) if (name := pressed_name(said))]
+    return once(names, MAX_BUTTONS)

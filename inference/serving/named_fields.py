@@ -17,27 +17,24 @@ article or a conjunction ("for" and "of" stay in it: "reason for visit"), or a q
 the cue ("a text box "Type a message""); or the two or more phrases after "a form with", "enter" or
 "asks for". A field drawn on each item of a list, or one a refinement takes away, is not read; nor
 is a box that is a panel ("a sign-in box"), nor a cue that is a verb ("switch it to pause"). The
-message is read up to MAX_CHARS characters, so the cost is bounded.
+message is read up to named_buttons.MAX_CHARS characters, so the cost is bounded.
 """
 
 from __future__ import annotations
 
 import re
 
-from inference.serving.listed_items import CLAUSE, PARENTHESISED
 from inference.serving.named_buttons import (
-    EACH,
-    PART,
-    PER_ITEM,
     SPLIT_NAMES,
-    TAKEN_AWAY,
+    cued,
     name_from,
     names_after,
     names_before,
+    once,
+    parts,
 )
 
-# At most this many characters of a message are read, and this many fields kept.
-MAX_CHARS = 2_000
+# At most this many fields are kept (a message is read as far as named_buttons.MAX_CHARS).
 MAX_FIELDS = 6
 # A named field, and the component that draws it: the one its cue word names ("select" for
 # "dropdown"); for a text field, a "textarea" where the request says so, or says a box for words
@@ -80,11 +77,9 @@ MAX_LISTED_WORDS = 3
 
 
 def cue_names(before: str, cue: str, after: str) -> list[Field]:
-    """The fields a cue word names ("why" for "a why box")."""
-    said_cue = " ".join(cue.lower().split())
-    plural = said_cue in PLURAL_CUES
-    said = names_after(after) or names_before(before, plural, BEGINS_AFTER)
-    return [(name, tag(said_cue, name)) for name in said if name.lower() not in NOT_FIELDS]
+    """The fields a cue word (lower case, one space) names ("why" for "a why box")."""
+    said = names_after(after) or names_before(before, cue in PLURAL_CUES, BEGINS_AFTER)
+    return [(name, tag(cue, name)) for name in said if name.lower() not in NOT_FIELDS]
 
 
 def tag(cue: str, name: str) -> str:
@@ -106,25 +101,14 @@ def listed_names(part: str) -> list[Field]:
 
 
 def named_fields(message: str) -> list[Field]:
-    """The text fields the message names, each once, in the order it names them; none of those
-    drawn on each item of a list, and at most MAX_FIELDS."""
+    """The fields the message names, each once, in the order it names them; none of those drawn
+    on each item of a list, and at most MAX_FIELDS."""
     fields: list[Field] = []
-    text = PARENTHESISED.sub(" ", message[:MAX_CHARS])
-    for clause in CLAUSE.split(text):
-        for part in PART.split(clause):
-            for cue in CUE.finditer(part):
-                before, after = part[: cue.start()], part[cue.end() :]
-                if EACH.search(before) or PER_ITEM.search(after) or TAKEN_AWAY.search(before):
-                    continue
-                if CUES[" ".join(cue.group().lower().split())] != "input" and VERB_AFTER.match(
-                    after
-                ):
-                    continue
-                fields += cue_names(before, cue.group(), after)
-            if not CUE.search(part):
-                fields += listed_names(part)
-    kept: list[Field] = []
-    for name, tag in fields:
-        if name.lower() not in (k.lower() for k, _ in kept):
-            kept.append((name, tag))
-    return kept[:MAX_FIELDS]
+    for part in parts(message):
+        for before, cue, after in cued(part, CUE):
+            said_cue = " ".join(cue.group().lower().split())
+            if CUES[said_cue] == "input" or not VERB_AFTER.match(after):
+                fields += cue_names(before, said_cue, after)
+        if not CUE.search(part):
+            fields += listed_names(part)
+    return once(fields, MAX_FIELDS)

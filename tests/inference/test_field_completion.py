@@ -1,19 +1,15 @@
-"""A head draws the text fields the request names (inference/serving/field_completion.py,
+"""A head draws the fields the request names (inference/serving/field_completion.py,
 spelled by list_completion.py), on a scripted vocabulary: at the end of a form's children or the
 page's, before a named button, and nowhere else."""
 
 from __future__ import annotations
 
-import functools
-from types import SimpleNamespace
-
 import torch
 
-from inference.serving import list_completion
 from inference.serving.field_completion import added_field, drawn
 from inference.serving.list_completion import ListState
 from inference.serving.repeat_watch import OpenArray
-from inference.serving.step_rows import Row, Strings
+from tests.inference.scripted_head import ScriptedHead
 
 ASKED = "Contacts: a form with name and phone number, plus a Save contact button"
 FORM = '{"title":"Contacts","root":{"t":"page","c":[{"t":"form","submit":"Save contact","c":['
@@ -29,33 +25,12 @@ VOCAB = [
 ]  # fmt: skip
 
 
-@functools.lru_cache  # one function, as token_strings gives: the caches key on it
-def strings() -> Strings:
-    return VOCAB.__getitem__
-
-
-def request(written: list[str], message: str) -> SimpleNamespace:
-    extra = list_completion.request_args(message)
-    ids = [VOCAB.index(text) for text in written]
-    return SimpleNamespace(output_token_ids=ids, sampling_params=SimpleNamespace(extra_args=extra))
-
-
-def step(best: str) -> torch.Tensor:
-    """Logits that allow every token but the opening ones, `best` the likeliest."""
-    logits = torch.zeros((1, len(VOCAB)))
-    logits[0, :3] = float("-inf")
-    logits[0, VOCAB.index(best)] = 5.0
-    return logits
-
-
-def kept(logits: torch.Tensor) -> set[str]:
-    return {VOCAB[t] for t in torch.isfinite(logits[0]).nonzero().flatten().tolist()}
+HEAD = ScriptedHead(VOCAB, openings=3)
+step, kept = HEAD.step, HEAD.kept
 
 
 def after(written: list[str], logits: torch.Tensor, state: ListState, message: str = ASKED) -> str:
-    batch: list[Row] = [("r", request(written, message), 0, 1, [])]
-    list_completion.hold_lists(logits, batch, {"r": state}, strings)
-    return VOCAB[int(logits[0].argmax())]
+    return HEAD.after(written, logits, state, message)
 
 
 def test_a_forms_fields_end_with_the_named_field_it_left_out() -> None:
