@@ -40,7 +40,7 @@ ENDS = frozenset({("c", "form"), ("c", "page")})
 
 
 def request_args(message: str) -> dict[str, Any]:
-    """`SamplingParams.extra_args` that draw the text fields `message` names."""
+    """`SamplingParams.extra_args` that draw the fields `message` names."""
     fields = named_fields(message)
     return {EXTRA_ARG: fields} if fields else {}
 

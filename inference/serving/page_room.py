@@ -8,7 +8,9 @@ add a named field or button at the page's end, and the model writing on after th
 settings-05's and timer-06's pages to eight children with a dialog still to draw
 (bench/RESULTS.md, 2026-12-07). So a head's rules add a child to the page only where there is
 room for it and for those dialogs and tabs, and a page with no room left takes no more children:
-where the head's best token would begin one, it closes the page instead.
+where the head's best token would begin one, it closes the page instead. Both hold where a head's
+rules run at all (list_completion.py: a request that names a list, a button or a field); a head
+without them fills its page as the model writes it.
 
 The page's children are parsed only where a token would begin another, or a rule would add one,
 so a step's cost stays bounded by the page.

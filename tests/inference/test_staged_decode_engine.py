@@ -46,8 +46,11 @@ RECIPE_SEARCH = (
 @pytest.fixture(scope="module")
 def engine() -> Iterator[VllmEngine]:
     # The prompts were picked for what the expert writes without the copy bias
-    # (inference/serving/copy_bias.py), which staging must hold whatever the decoding favours.
-    engine = VllmEngine(replace(EngineSettings.from_env(), staged_data=True, copy_bias=0.0))
+    # (inference/serving/copy_bias.py) and the named-field rule (field_completion.py), which
+    # staging must hold whatever the decoding favours. With the field rule on, the people
+    # directory drew its department select, and its one-stage spec declared what it named.
+    settings = replace(EngineSettings.from_env(), staged_data=True, copy_bias=0.0, field_hold=False)
+    engine = VllmEngine(settings)
     yield engine
     engine.shutdown()
 
