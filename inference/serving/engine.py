@@ -375,7 +375,8 @@ class VllmEngine:
         """The latest user message's words favoured, for a UI4A spec (copy_bias.py); a head
         steered off copying a child (copy_steer.py), its tab switches held to its tabs' labels
         (tab_switch.py), its lists gone on to the message's items (list_completion.py) and its
-        buttons drawn as the message names them (button_completion.py); the later stages'
+        fields and buttons drawn as the message names them (field_completion.py,
+        button_completion.py); the later stages'
         strings ended where the model meant to end them (closing_quote.py); and no word a third
         time in a row (word_loop.py)."""
         users = [m.content for m in request.messages if m.role == "user"]

@@ -8,8 +8,10 @@ In order:
 3. a head's tab switch held to its tabs' labels (tab_switch.py);
 4. the request's words favoured (copy_bias.py);
 5. a head steered off copying a child (copy_steer.py);
-6. a head's list gone on to the request's items it left out, and the buttons it names drawn
-   (list_completion.py, button_completion.py), last: it reads the best token the others leave.
+6. a head's list gone on to the request's items it left out, the fields and buttons it names
+   drawn, and its page kept with room for the dialogs it is to draw (list_completion.py,
+   field_completion.py, button_completion.py, page_room.py), last: it reads the best token the
+   others leave.
 A request asks for each in its `SamplingParams.extra_args`; one that asks for none (a chat, a
 tool call) is left alone.
 
