@@ -116,6 +116,10 @@ class EngineSettings:
     # sliders) and it has not drawn, at the end of a form's or the page's children
     # (inference/serving/field_completion.py). `MACARON_FIELD_HOLD=0`: off.
     field_hold: bool = True
+    # A head's input labelled as an identifier ("Order number", "PIN") takes a text kind where
+    # the model would make it a number, a date, an email or a url (inference/serving/
+    # identifier_kind.py). `MACARON_IDENTIFIER_TEXT=0`: off.
+    identifier_text: bool = True
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -163,6 +167,7 @@ class EngineSettings:
             list_hold=env("MACARON_LIST_HOLD", "1") == "1",
             button_hold=env("MACARON_BUTTON_HOLD", "1") == "1",
             field_hold=env("MACARON_FIELD_HOLD", "1") == "1",
+            identifier_text=env("MACARON_IDENTIFIER_TEXT", "1") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

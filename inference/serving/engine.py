@@ -27,6 +27,7 @@ from inference.serving import (
     copy_bias,
     copy_steer,
     cpu_compile,
+    identifier_kind,
     list_completion,
     tab_switch,
     word_loop,
@@ -374,9 +375,9 @@ class VllmEngine:
     def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
         """The latest user message's words favoured, for a UI4A spec (copy_bias.py); a head
         steered off copying a child (copy_steer.py), its tab switches held to its tabs' labels
-        (tab_switch.py), its lists gone on to the message's items (list_completion.py) and its
-        fields and buttons drawn as the message names them (field_completion.py,
-        button_completion.py); the later stages'
+        (tab_switch.py), its identifier fields to a text kind (identifier_kind.py), its lists
+        gone on to the message's items (list_completion.py) and its fields and buttons drawn as
+        the message names them (field_completion.py, button_completion.py); the later stages'
         strings ended where the model meant to end them (closing_quote.py); and no word a third
         time in a row (word_loop.py)."""
         users = [m.content for m in request.messages if m.role == "user"]
@@ -392,6 +393,7 @@ class VllmEngine:
         head_rules = (
             copy_steer.request_args(self.settings.copy_steer)
             | tab_switch.request_args()
+            | (identifier_kind.request_args() if self.settings.identifier_text else {})
             | list_completion.request_args(
                 users[-1],
                 lists=self.settings.list_hold,

@@ -112,8 +112,10 @@ def left_out(items: list[Any], lists: list[list[Listed]], spec_words: set[str]) 
     showing: SHOWN_TO_HOLD of its items or more each show one item of the list (an item that
     shows several holds the list, and is not one of its items), it has fewer items than the
     list, and that item of the list, among the items shown or next to them, said in MAX_SAID
-    words at most, shows nowhere in the spec (`spec_words`) and names no other component than
-    the array's last item is ("Track button" is no field of a form); None if none."""
+    words at most, does not show its last telling word (its phrase's head: "prefix" of "invoice
+    number prefix", where "Invoice settings" shows "invoice") anywhere in the spec
+    (`spec_words`), and names no other component than the array's last item is ("Track button"
+    is no field of a form); None if none."""
     shown = [item_words(item) for item in items]
     last = items[-1].get("t") if items and isinstance(items[-1], dict) else ""
     for listed in lists:
@@ -132,7 +134,7 @@ def left_out(items: list[Any], lists: list[list[Listed]], spec_words: set[str]) 
             said, words, named = listed[i]
             fits = not named or named == last
             short = len(said.split()) <= MAX_SAID
-            if i not in found and fits and short and not shows(words, spec_words):
+            if i not in found and fits and short and not shows(words[-1:], spec_words):
                 return said
     return None
 

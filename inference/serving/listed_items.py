@@ -48,12 +48,13 @@ LEADS_IN = re.compile(
 TRAILS_OFF = re.compile(r"\s+\b(?:with|for|in|on|that|which|to|as|per|each)\b.*", re.IGNORECASE)
 WORD = re.compile(r"[A-Za-z0-9$£€%][\w$£€%.'-]*")
 # Words that say how many, or what component shows an item, never which item it is.
-FILLER_TEXT = """
-one two three four five six some any all see only button buttons field fields box input select
-dropdown picker switch toggle checkbox checkboxes slider list table tabs tab columns column chart
-card cards badge option options textarea link shown progress bar bars stat stats tile tiles row
-rows
+COUNTS_TEXT = "one two three four five six some any all see only"
+COMPONENT_WORDS_TEXT = """
+button buttons field fields box input select dropdown picker switch toggle checkbox checkboxes
+slider list table tabs tab columns column chart card cards badge option options textarea link
+shown progress bar bars stat stats tile tiles row rows
 """
+FILLER_TEXT = COUNTS_TEXT + COMPONENT_WORDS_TEXT
 FILLER = STOP_WORDS | frozenset(FILLER_TEXT.split())
 # The UI4A component a word of an item names.
 COMPONENTS = {
@@ -68,7 +69,9 @@ COMPONENTS = {
 # What an item as said is trimmed of at its ends: a request's words ("screen", "page") may be
 # part of its name ("Phone screen").
 ARTICLES_TEXT = "a an the and or of for with my your"
-TRIMMED = frozenset(FILLER_TEXT.split()) | frozenset(ARTICLES_TEXT.split())
+LEADING = frozenset(ARTICLES_TEXT.split()) | frozenset(COUNTS_TEXT.split())
+TRIMMED = frozenset(FILLER_TEXT.split()) | LEADING
+PREPOSITIONS = frozenset(["on", "of", "for", "per", "by", "in"])
 
 
 def item_words(item: str) -> list[str]:
@@ -87,13 +90,31 @@ def clauses(message: str) -> list[str]:
 
 def phrase(part: str) -> str:
     """An item as the request says it, less the filler words at its ends ("remote only switch":
-    "remote")."""
+    "remote"). A component's word that begins or ends a name stays in it ("card number", "name on
+    card"): at its start, only articles and counts ("the", "three", "some") are cut, and a
+    component's word as a plural, or before a capital or a preposition ("tabs All", "columns name",
+    "list of"); at its end, a
+    word after a preposition stays."""
     words = part.split()
-    while words and words[0].lower() in TRIMMED:
+    while words and leads(words):
         words.pop(0)
-    while words and words[-1].lower() in TRIMMED:
+    while words and words[-1].lower() in TRIMMED and not after_preposition(words):
         words.pop()
     return " ".join(words)[:MAX_PHRASE]
+
+
+def leads(words: list[str]) -> bool:
+    """Whether a phrase's first word is filler before its name, not the name's first word."""
+    first = words[0].lower()
+    if first in LEADING or first not in TRIMMED:
+        return first in LEADING
+    if first.endswith("s") or len(words) == 1:
+        return True
+    return words[1][:1].isupper() or words[1].lower() in LEADING | PREPOSITIONS
+
+
+def after_preposition(words: list[str]) -> bool:
+    return len(words) > 1 and words[-2].lower() in PREPOSITIONS
 
 
 def component(part: str) -> str:
@@ -104,9 +125,12 @@ def component(part: str) -> str:
 
 def clause_items(clause: str) -> list[tuple[str, list[str], str]]:
     """A clause's items, each as said, as words and by the component it names, the list cut
-    before its first long item (none: not a list)."""
+    before its first long item or one of filler alone (none: not a list)."""
     parts = [p.strip() for p in ITEM.split(clause)]
     parts = [p for p in parts if p]
+    # Leading items of filler alone ("To" of "To, Cc, Subject", "✓" of "✓ and ✗") are let go.
+    first = next((i for i, p in enumerate(parts) if item_words(LEADS_IN.sub("", p))), len(parts))
+    parts = parts[first:]
     if len(parts) < MIN_ITEMS:
         return []
     parts[0] = LEADS_IN.sub("", parts[0])

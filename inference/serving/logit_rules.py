@@ -5,7 +5,8 @@ rejection sampler reads them, on every row of a request, drafts included (step_r
 In order:
 1. a string ended where the model meant to end it (closing_quote.py, the stages after the head);
 2. no word a third time in a row (word_loop.py, every stage);
-3. a head's tab switch held to its tabs' labels (tab_switch.py);
+3. a head's tab switch held to its tabs' labels (tab_switch.py), and its identifier fields
+   to a text kind (identifier_kind.py);
 4. the request's words favoured (copy_bias.py);
 5. a head steered off copying a child (copy_steer.py);
 6. a head's list gone on to the request's items it left out, the fields and buttons it names
@@ -30,6 +31,7 @@ from inference.serving import closing_quote
 from inference.serving.closing_quote import asking_rows, end_strings, noted_best
 from inference.serving.copy_bias import add_biases, sampled_rows
 from inference.serving.copy_steer import steer_batch
+from inference.serving.identifier_kind import hold_identifiers
 from inference.serving.list_completion import hold_lists
 from inference.serving.step_rows import Strings, batch_rows, kept_in_batch, token_strings
 from inference.serving.tab_switch import hold_switches
@@ -48,6 +50,7 @@ def apply_rules(runner: Any, logits: Any, spec_decode_metadata: Any) -> None:
     end_strings(logits, noted_best(runner.input_batch), strings, asking_rows(len(logits), batch))
     forbid_loops(logits, batch, strings)
     hold_switches(logits, batch, kept_in_batch(runner, "macaron_tab_switch_texts"), strings)
+    hold_identifiers(logits, batch, kept_in_batch(runner, "macaron_identifier_texts"), strings)
     add_biases(logits, sampled_rows(runner, batch, strings))
     steer_batch(logits, batch, kept_in_batch(runner, "macaron_copy_steer_states"), strings)
     hold_lists(logits, batch, kept_in_batch(runner, "macaron_list_watches"), strings)

@@ -15,7 +15,10 @@ words just before a word that names a field ("field", "box", "textarea", "input"
 "select", "dropdown", "picker", "filter", "switch", "toggle", "checkbox", "slider"), back to an
 article or a conjunction ("for" and "of" stay in it: "reason for visit"), or a quoted string next to
 the cue ("a text box "Type a message""); or the two or more phrases after "a form with", "enter" or
-"asks for". A field drawn on each item of a list, or one a refinement takes away, is not read; nor
+"asks for". A select is also read by what it filters or sorts by ("a filter by priority", "sort by
+price"), by the question it asks ("a dropdown asking how they heard about us"), or by what is
+chosen where the options follow in parentheses ("choose your room (Living room, Bedroom,
+Office)"). A field drawn on each item of a list, or one a refinement takes away, is not read; nor
 is a box that is a panel ("a sign-in box"), nor a cue that is a verb ("switch it to pause"). The
 message is read up to named_buttons.MAX_CHARS characters, so the cost is bounded.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 import re
 
 from inference.serving.named_buttons import (
+    MAX_CHARS,
     SPLIT_NAMES,
     cued,
     name_from,
@@ -74,11 +78,36 @@ ONE_LINE = re.compile(
 )
 # A listed name longer than this is a description, not a field's label.
 MAX_LISTED_WORDS = 3
+# "a filter by priority", "filter by track", "sort by price": a select of the key the rows are
+# filtered by ("Priority"), or one that sorts them ("Sort by"). The key is one to three words,
+# up to a word that ends it ("track and see team", "status dropdown").
+BY = re.compile(r"\b(filter|sort)(?:s|ed|ing)?\s+(?:them\s+|it\s+|results\s+)?by\s+(.+)$", re.I)
+KEY_ENDS = re.compile(
+    r"\s+(?:and|or|with|to|in|on|from|then|that|which|so|" + CUE.pattern + r").*$", re.I
+)
+MAX_KEY_WORDS = 3
+# "choose your room (Living room, Bedroom, Office)", "choose stylist (Ana, Ben, Chloe)": a select
+# of the thing chosen, where its options follow in parentheses. Read in the message as said: its
+# parts (named_buttons.parts) leave parentheses out.
+CHOSEN = re.compile(
+    r"\b(?:choose|chooses|choosing|pick|picks|picking)\s+(?:your\s+|a\s+|an\s+|the\s+)?"
+    r"([\w'-]+(?:\s+[\w'-]+){0,2})\s*\(([^()]*)\)",
+    re.IGNORECASE,
+)
+OPTIONS = re.compile(r"\s*(?:,|/|\bor\b)\s*", re.IGNORECASE)
+# "a dropdown asking how they heard about us": a field named by its question, up to its options.
+ASKING = re.compile(r"^\s*(?:asking|that\s+asks|which\s+asks)\s+(.+)$", re.IGNORECASE)
+QUESTION_ENDS = re.compile(r"\s+(?:with|from|between|like|such\s+as)\b.*$", re.IGNORECASE)
+MAX_QUESTION_WORDS = 6
 
 
 def cue_names(before: str, cue: str, after: str) -> list[Field]:
     """The fields a cue word (lower case, one space) names ("why" for "a why box")."""
-    said = names_after(after) or names_before(before, cue in PLURAL_CUES, BEGINS_AFTER)
+    said = (
+        names_after(after)
+        or asked_name(after)
+        or names_before(before, cue in PLURAL_CUES, BEGINS_AFTER)
+    )
     return [(name, tag(cue, name)) for name in said if name.lower() not in NOT_FIELDS]
 
 
@@ -86,6 +115,34 @@ def tag(cue: str, name: str) -> str:
     """The component a field named `name` with `cue` is drawn as."""
     words = cue == "textarea" or (cue == "box" and not ONE_LINE.search(name))
     return "textarea" if words else CUES[cue]
+
+
+def asked_name(after: str) -> list[str]:
+    """The question a field asks, as its name ("how they heard about us")."""
+    asking = ASKING.match(after)
+    question = QUESTION_ENDS.sub("", asking.group(1)).strip(" ?.") if asking else ""
+    return [question] if question and len(question.split()) <= MAX_QUESTION_WORDS else []
+
+
+def by_names(part: str) -> list[Field]:
+    """The select a part names by what it filters or sorts by ("a filter by priority":
+    "priority"; "sort by price": "Sort by")."""
+    found = BY.search(part)
+    if found is None:
+        return []
+    if found.group(1).lower() == "sort":
+        return [("Sort by", "select")]
+    key = KEY_ENDS.sub("", found.group(2)).strip(" .")
+    return [(key, "select")] if key and len(key.split()) <= MAX_KEY_WORDS else []
+
+
+def chosen_names(message: str) -> list[Field]:
+    """The selects a message names by what is chosen, with its options in parentheses ("choose
+    your room (Living room, Bedroom, Office)": "room")."""
+    chosen = CHOSEN.finditer(message[:MAX_CHARS])
+    return [
+        (found.group(1), "select") for found in chosen if len(OPTIONS.split(found.group(2))) > 1
+    ]
 
 
 def listed_names(part: str) -> list[Field]:
@@ -105,10 +162,22 @@ def named_fields(message: str) -> list[Field]:
     on each item of a list, and at most MAX_FIELDS."""
     fields: list[Field] = []
     for part in parts(message):
+        fields += by_names(part)
         for before, cue, after in cued(part, CUE):
             said_cue = " ".join(cue.group().lower().split())
             if CUES[said_cue] == "input" or not VERB_AFTER.match(after):
                 fields += cue_names(before, said_cue, after)
         if not CUE.search(part):
             fields += listed_names(part)
-    return once(fields, MAX_FIELDS)
+    return once(apart(fields + chosen_names(message)), MAX_FIELDS)
+
+
+def apart(fields: list[Field]) -> list[Field]:
+    """The fields less any whose name holds, or is held in, an earlier one's of the same kind
+    ("Filter by status" after "status"): one field drawn meets both."""
+    kept: list[Field] = []
+    for name, kind in fields:
+        said = name.lower()
+        if not any(k == kind and (said in n.lower() or n.lower() in said) for n, k in kept):
+            kept.append((name, kind))
+    return kept

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Strings = Callable[[int], str]  # a token id's text
@@ -62,6 +62,19 @@ class OutputReader:
         start = 0 if restarted else self.read
         self.read = len(outputs)
         return "".join(strings(t) for t in outputs[start:]), restarted
+
+
+@dataclass
+class OutputText:
+    """One request's output text, read from its tokens as they come."""
+
+    text: str = ""
+    reader: OutputReader = field(default_factory=OutputReader)
+
+    def update(self, outputs: list[int], strings: Strings) -> str:
+        unread, restarted = self.reader.unread(outputs, strings)
+        self.text = unread if restarted else self.text + unread
+        return self.text
 
 
 def kept_in_batch(runner: Any, name: str) -> dict[str, Any]:

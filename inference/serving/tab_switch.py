@@ -20,11 +20,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from inference.serving.spelling import allowed, keep_only, vocabulary
-from inference.serving.step_rows import OutputReader, Row, Strings, after_drafts, asked
+from inference.serving.step_rows import OutputText, Row, Strings, after_drafts, asked
 from ui4a.parse import parse_partial
 from ui4a.validate import targets
 
@@ -61,19 +60,6 @@ def switch_values(text: str) -> tuple[str, list[str]] | None:
     return written, endings
 
 
-@dataclass
-class Written:
-    """One request's output text, read from its tokens as they come."""
-
-    text: str = ""
-    reader: OutputReader = field(default_factory=OutputReader)
-
-    def update(self, outputs: list[int], strings: Strings) -> str:
-        unread, restarted = self.reader.unread(outputs, strings)
-        self.text = unread if restarted else self.text + unread
-        return self.text
-
-
 def hold_switches(
     logits: Any,
     batch: Iterable[Row],
@@ -88,7 +74,7 @@ def hold_switches(
         if not asked(state, EXTRA_ARG):
             continue
         strings = read()
-        text = kept.setdefault(req_id, Written()).update(list(state.output_token_ids), strings)
+        text = kept.setdefault(req_id, OutputText()).update(list(state.output_token_ids), strings)
         for row, draft in after_drafts(count, drafts, strings):
             text += draft
             if '"do":"tab"' not in text[-TAIL:]:

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import torch
 
-from inference.serving import copy_steer, tab_switch, word_loop
+from inference.serving import copy_steer, identifier_kind, tab_switch, word_loop
 from inference.serving.copy_steer import steer_rows, steered_text
 from inference.serving.prompts import request_for
 from inference.serving.repeat_watch import WatchedOutput
@@ -114,11 +114,17 @@ def test_only_a_head_asks_to_be_steered() -> None:
     spec = request_for(request_id=str(uuid.uuid4()), expert="ui", prompt="tiles", max_tokens=9)
     head = engine._sampling_params(spec).extra_args
     assert head == (
-        {copy_steer.EXTRA_ARG: {"by": 8.0}} | tab_switch.request_args() | word_loop.request_args()
+        {copy_steer.EXTRA_ARG: {"by": 8.0}}
+        | tab_switch.request_args()
+        | identifier_kind.request_args()
+        | word_loop.request_args()
     )
     later = engine._sampling_params(spec, spec_from=12).extra_args  # a later stage
     assert copy_steer.EXTRA_ARG not in later
     assert tab_switch.EXTRA_ARG not in later  # its tabs' labels are the middle stage's (undrawn.py)
+    assert identifier_kind.EXTRA_ARG not in later  # the head writes every input
+    engine.settings = replace(engine.settings, identifier_text=False)
+    assert identifier_kind.EXTRA_ARG not in engine._sampling_params(spec).extra_args
     chat = request_for(request_id=str(uuid.uuid4()), expert="chat", prompt="hi", max_tokens=9)
     assert not engine._sampling_params(chat).extra_args
     engine.settings = replace(engine.settings, copy_steer=0.0)

@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import torch
 
 from inference.serving import list_completion
-from inference.serving.list_completion import ListState, next_item
+from inference.serving.list_completion import ListState, left_out, next_item
+from inference.serving.listed_items import listed_items
 from inference.serving.repeat_watch import RepeatWatch
 from inference.serving.step_rows import Row, Strings
 
@@ -158,6 +159,15 @@ def test_an_item_shown_elsewhere_in_the_spec_lets_the_list_close() -> None:
         assert after(written, step("]}")) == "]}"
     finally:
         VOCAB.remove(page)
+
+
+def test_an_item_is_shown_by_its_last_telling_word_not_any_of_its_words() -> None:
+    # The title's "Invoice settings" showed "invoice", and the form closed without its prefix.
+    listed = listed_items("Invoice settings: company name, tax ID, invoice number prefix")
+    fields = [{"t": "input", "label": "Company name"}, {"t": "input", "label": "Tax ID"}]
+    spec_words = {"invoice", "settings", "company", "name", "tax", "id"}
+    assert left_out(fields, listed, spec_words) == "invoice number prefix"
+    assert left_out(fields, listed, spec_words | {"prefix"}) is None
 
 
 def test_an_array_showing_one_listed_item_or_a_container_of_several_closes() -> None:

@@ -3,7 +3,8 @@ and it draws the buttons (button_completion.py) and text fields (field_completio
 names, on the real engine as served. The prompts are new ones. Without the list rule the expert
 drew two tiles of the newsletter's four and two of the countdown's three; without the button rule
 it drew neither named button; without the field rule the clinic's form had no symptoms field, and
-a counter of symptoms stood beside it (checked)."""
+a counter of symptoms stood beside it, the recipe list no sort select and the plant app no plant
+select; and without the identifier rule the kiosk's member number was a number (checked)."""
 
 from __future__ import annotations
 
@@ -38,13 +39,22 @@ NAMED_BUTTONS = {
 NAMED_FIELDS = {
     "clinic check-in: patient name, date of birth, and a symptoms textarea, plus a Check in "
     "button": "symptoms",
+    # A select named by what it sorts, or by what is chosen from the options in parentheses.
+    "a recipe list with cards for eight recipes, sort by cooking time": "sort by",
+    "a plant care app: choose your plant (Fern, Cactus, Orchid) and see its watering schedule": (
+        "plant"
+    ),
 }
+# An identifier the model made a number (a spinbutton) without identifier_kind.py.
+IDENTIFIERS = {"gym check-in kiosk: member number field and a Check in button": "member number"}
 
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[VllmEngine]:
     engine = VllmEngine(EngineSettings.from_env())
-    assert engine.settings.list_hold and engine.settings.button_hold and engine.settings.field_hold
+    settings = engine.settings
+    assert settings.list_hold and settings.button_hold and settings.field_hold
+    assert settings.identifier_text
     yield engine
     engine.shutdown()
 
@@ -59,19 +69,22 @@ def decoded(engine: VllmEngine, prompt: str) -> dict[str, Any]:
     return spec
 
 
-def shown(node: Any, component: str, key: str) -> set[str]:
-    """The `key` strings of every `component` node in a spec's tree, lower case."""
-    found: set[str] = set()
+def nodes(node: Any, component: str) -> Iterator[dict[str, Any]]:
+    """Every `component` node in a spec's tree."""
     stack = [node]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
             if item.get("t") == component:
-                found.add(str(item.get(key, "")).lower())
+                yield item
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-    return found
+
+
+def shown(node: Any, component: str, key: str) -> set[str]:
+    """The `key` strings of every `component` node in a spec's tree, lower case."""
+    return {str(found.get(key, "")).lower() for found in nodes(node, component)}
 
 
 @pytest.mark.parametrize("prompt", list(LISTED_TILES))
@@ -88,7 +101,17 @@ def test_a_button_the_request_names_is_drawn(engine: VllmEngine, prompt: str) ->
 
 
 @pytest.mark.parametrize("prompt", list(NAMED_FIELDS))
-def test_a_text_field_the_request_names_is_drawn(engine: VllmEngine, prompt: str) -> None:
+def test_a_field_the_request_names_is_drawn(engine: VllmEngine, prompt: str) -> None:
     spec = decoded(engine, prompt)
-    labels = shown(spec["root"], "textarea", "label") | shown(spec["root"], "input", "label")
+    labels = set().union(
+        *(shown(spec["root"], t, "label") for t in ("textarea", "input", "select"))
+    )
     assert any(NAMED_FIELDS[prompt] in label for label in labels), spec
+
+
+@pytest.mark.parametrize("prompt", list(IDENTIFIERS))
+def test_an_identifier_field_takes_text(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    named = [n for n in nodes(spec["root"], "input") if IDENTIFIERS[prompt] in n["label"].lower()]
+    kinds = [n.get("kind", "text") for n in named]
+    assert kinds and "number" not in kinds, spec

@@ -49,6 +49,27 @@ def test_words_that_name_a_component_or_a_count_tell_no_item_apart() -> None:
     ]
 
 
+def test_a_component_word_that_is_part_of_a_name_stays_in_it() -> None:
+    # "card number" was read "number", and "name on card" "name on": a label spelled from them
+    # said neither.
+    assert said(listed_items("payment: card number, expiry, CVC, name on card, Pay button")) == [
+        ["card number", "expiry", "CVC", "name on card", "Pay"]
+    ]
+    assert said(listed_items("tabs Overview, Billing, Team")) == [["Overview", "Billing", "Team"]]
+    assert said(listed_items("health: CPU, memory, disk, list of the latest alerts")) == [
+        ["CPU", "memory", "disk", "latest alerts"]
+    ]
+
+
+def test_leading_items_of_filler_alone_are_let_go() -> None:
+    assert said(listed_items("compose window: To, Cc, Subject, body, Send")) == [
+        ["Cc", "Subject", "body", "Send"]
+    ]
+    assert said(listed_items("with \u2713 and \u2717 marks for SSO, audit log, API access")) == [
+        ["SSO", "audit log", "API access"]
+    ]
+
+
 def test_a_decimal_point_a_clock_or_a_range_does_not_cut_a_list() -> None:
     assert said(listed_items("order total $31.50, tip 10%, 15%, 20%")) == [
         ["order total $31.50", "tip 10%", "15%", "20%"]

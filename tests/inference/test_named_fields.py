@@ -48,6 +48,24 @@ NAMED = {
         ("Remember me", "checkbox"),
     ],
     "a team page with a timezone dropdown": [("timezone", "select")],
+    # A select named by what it filters or sorts by, or by the question it asks.
+    "support inbox: tickets with priority (Low, Urgent) and a filter by priority": [
+        ("priority", "select")
+    ],
+    "a leaderboard where you can filter by track and see team and points": [("track", "select")],
+    "a wine catalog with sort by price and cards for six wines": [("Sort by", "select")],
+    "a signup with a dropdown asking how they heard about us with Instagram, A friend": [
+        ("how they heard about us", "select")
+    ],
+    # A select of what is chosen, where its options follow in parentheses.
+    "a thermostat wizard: choose your room (Living room, Bedroom, Office), then a schedule": [
+        ("room", "select")
+    ],
+    "a trip planner: step 2 picks a hotel class (Budget/Comfort/Luxury)": [
+        ("hotel class", "select")
+    ],
+    # One field, said twice: "Filter by status" holds "status".
+    "blog posts with a status column. Filter by status dropdown": [("status", "select")],
 }
 NONE_NAMED = [
     # Drawn on each item of a list: the list's template, not a field to add once.
@@ -66,6 +84,12 @@ NONE_NAMED = [
     "a date picker for the trip",
     # One phrase after "enter" is a sentence, not a form's list.
     "press enter to send",
+    # A choice with no options to choose from, or one.
+    "choose a plan and pay",
+    "pick a colour (red) for the banner",
+    # A key too long to be a label, and a question that is a sentence.
+    "filter by the date the customer last placed an order",
+    "a dropdown asking the user which of the many regional offices they would like to visit",
     "a sales dashboard with revenue KPIs, a monthly revenue chart and a customers table",
 ]
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import torch
 
 from inference.serving import tab_switch
-from inference.serving.step_rows import Row, Strings
+from inference.serving.step_rows import OutputText, Row, Strings
 
 PAGE = '{"title":"Dogs","root":{"t":"page","c":['
 TABS = '{"t":"tabs","bind":"tab","tabs":["Adopt to adopt","Adoption"],"c":[]},'
@@ -110,6 +110,6 @@ def test_a_requests_text_is_read_once_as_its_tokens_come() -> None:
         logits = torch.zeros(1, len(VOCAB))
         tab_switch.hold_switches(logits, [("r", request(outputs[:upto]), 0, 1, [])], store, strings)
     written = store["r"]
-    assert isinstance(written, tab_switch.Written)
+    assert isinstance(written, OutputText)
     assert (written.reader.read, written.text) == (5, PAGE + TABS + BUTTON + SWITCH + '"value":"')
     assert kept(logits, 0) == {"Ad", "Adopt", "Adoption"}
