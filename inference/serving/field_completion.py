@@ -19,8 +19,10 @@ import json
 import re
 from typing import Any
 
+from inference.serving import field_options
 from inference.serving.button_completion import capitalised
-from inference.serving.named_fields import Field, named_fields
+from inference.serving.field_options import named_options
+from inference.serving.named_fields import Field, labels_field, named_fields
 from inference.serving.repeat_watch import OpenArray
 
 EXTRA_ARG = "macaron_named_fields"
@@ -40,18 +42,21 @@ ENDS = frozenset({("c", "form"), ("c", "page")})
 
 
 def request_args(message: str) -> dict[str, Any]:
-    """`SamplingParams.extra_args` that draw the fields `message` names."""
+    """`SamplingParams.extra_args` that draw the fields `message` names, and spell the options
+    it gives a select (field_options.py)."""
     fields = named_fields(message)
-    return {EXTRA_ARG: fields} if fields else {}
+    options = named_options(message, fields)
+    return ({EXTRA_ARG: fields} if fields else {}) | (
+        {field_options.EXTRA_ARG: options} if options else {}
+    )
 
 
 def drawn(name: str, text: str, tag: str = "input") -> bool:
     """Whether a head's `text` draws a field for `name`, of the kind `tag` names."""
-    said = name.lower()
-    labels = [label.lower() for kind, label in LABEL.findall(text) if kind in DRAWN_AS[tag]]
-    if any(said in label or (label and label in said) for label in labels):
+    labels = [label for kind, label in LABEL.findall(text) if kind in DRAWN_AS[tag]]
+    if any(labels_field(label, name) for label in labels):
         return True
-    return said.startswith("search") and SEARCHES in text
+    return name.lower().startswith("search") and SEARCHES in text
 
 
 def added_field(fields: list[Field], text: str, opened: OpenArray) -> str | None:

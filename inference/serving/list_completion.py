@@ -23,7 +23,8 @@ The same spelling draws the buttons the request names and the head has not drawn
 (`macaron_named_buttons`, button_completion.py): a form's submit string, or a button at the end
 of the page's children; the page is not held open after one. It draws the fields the
 request names (`macaron_named_fields`, field_completion.py) at the end of a form's or the page's
-children, before any button.
+children, before any button; and it spells the options the request gives a select where the
+head begins that select's options (`macaron_field_options`, field_options.py).
 
 Only the head asks: the later stages write data, not lists a request names. A request's spec is
 read as its tokens come (`WatchedOutput`), and an array's items are parsed only when a row's
@@ -38,9 +39,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inference.serving import button_completion, field_completion, page_room
+from inference.serving import button_completion, field_completion, field_options, page_room
 from inference.serving.button_completion import added_button, submitted
 from inference.serving.field_completion import added_field
+from inference.serving.field_options import Options, opening
 from inference.serving.listed_items import Listed, listed_items
 from inference.serving.named_buttons import Named
 from inference.serving.named_fields import Field
@@ -52,8 +54,10 @@ from inference.serving.step_rows import Row, Strings, after_drafts, asked
 EXTRA_ARG = "macaron_listed_items"
 BUTTONS_ARG = button_completion.EXTRA_ARG
 FIELDS_ARG = field_completion.EXTRA_ARG
-# What a request asks of its head: the lists it names, the buttons, and the fields.
-Asks = tuple[list[list[Listed]], list[Named], list[Field]]
+OPTIONS_ARG = field_options.EXTRA_ARG
+# What a request asks of its head: the lists it names, the buttons, the fields, and the options
+# it gives a select.
+Asks = tuple[list[list[Listed]], list[Named], list[Field], list[Options]]
 # The arrays whose items may be a request's list. A table's columns are data keys, which the
 # tail then fills row by row: a column the rule adds makes every row longer (a spec cut at the
 # token limit, bench/RESULTS.md), so they are the model's.
@@ -212,14 +216,19 @@ def go_on(
 ) -> tuple[str, bool] | None:
     """Where `row`'s best token closes a list array short of a request's list, or the page's
     children short of a button it names, or begins a form's submit string where the request
-    names a button not drawn yet: keep only the tokens that go on to what was left out, and say
+    names a button not drawn yet, or where the row begins the options of a select the request
+    gives options: keep only the tokens that go on to what was left out, and say
     how it is spelled and whether the page is held open after it (None: the row is left as it
     stood, as where the grammar allows none of those tokens)."""
     best = strings(int(logits[row].argmax()))
-    found = closing(watch, best, *asks)
+    lists, buttons, fields, options = asks
+    found = closing(watch, best, lists, buttons, fields)
     if found is None:
-        submit = submitted(asks[1], watch.text, best)
+        submit = submitted(buttons, watch.text, best)
         found = None if submit is None else (submit, False)
+    if found is None:
+        listed = opening(options, watch.text, best)
+        found = None if listed is None else (listed, False)
     if found and keep_only(logits, row, spelled(found[0], "", strings, logits)):
         return found
     return None
@@ -324,6 +333,7 @@ def hold_lists(
             asked(state, EXTRA_ARG) or [],
             asked(state, BUTTONS_ARG) or [],
             asked(state, FIELDS_ARG) or [],
+            asked(state, OPTIONS_ARG) or [],
         )
         if not any(asks):
             continue

@@ -177,7 +177,13 @@ def apart(fields: list[Field]) -> list[Field]:
     ("Filter by status" after "status"): one field drawn meets both."""
     kept: list[Field] = []
     for name, kind in fields:
-        said = name.lower()
-        if not any(k == kind and (said in n.lower() or n.lower() in said) for n, k in kept):
+        if not any(k == kind and labels_field(n, name) for n, k in kept):
             kept.append((name, kind))
     return kept
+
+
+def labels_field(label: str, name: str) -> bool:
+    """Whether a drawn `label` is the field named `name`: it holds the name or is held in it, in
+    any case, a hyphen read as a space ("Date range" for "date-range")."""
+    said, shown = (" ".join(t.lower().replace("-", " ").split()) for t in (name, label))
+    return bool(shown) and (said in shown or shown in said)

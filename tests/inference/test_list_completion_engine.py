@@ -3,8 +3,9 @@ and it draws the buttons (button_completion.py) and text fields (field_completio
 names, on the real engine as served. The prompts are new ones. Without the list rule the expert
 drew two tiles of the newsletter's four and two of the countdown's three; without the button rule
 it drew neither named button; without the field rule the clinic's form had no symptoms field, and
-a counter of symptoms stood beside it, the recipe list no sort select and the plant app no plant
-select; and without the identifier rule the kiosk's member number was a number (checked)."""
+a counter of symptoms stood beside it, the recipe list no sort select, the plant app no plant
+select and the bike shop no service select; and without the identifier rule the kiosk's member
+number was a number (checked)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,13 @@ NAMED_FIELDS = {
     "a recipe list with cards for eight recipes, sort by cooking time": "sort by",
     "a plant care app: choose your plant (Fern, Cactus, Orchid) and see its watering schedule": (
         "plant"
+    ),
+}
+# A select's options the request gives, spelled as it says them (field_options.py).
+NAMED_OPTIONS = {
+    "a bike shop booking: service dropdown (Tune-up, Brake fix, Wheel true) and a Book button": (
+        "service",
+        ["Tune-up", "Brake fix", "Wheel true"],
     ),
 }
 # An identifier the model made a number (a spinbutton) without identifier_kind.py.
@@ -107,6 +115,14 @@ def test_a_field_the_request_names_is_drawn(engine: VllmEngine, prompt: str) -> 
         *(shown(spec["root"], t, "label") for t in ("textarea", "input", "select"))
     )
     assert any(NAMED_FIELDS[prompt] in label for label in labels), spec
+
+
+@pytest.mark.parametrize("prompt", list(NAMED_OPTIONS))
+def test_a_selects_options_are_the_requests(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    name, options = NAMED_OPTIONS[prompt]
+    named = [n for n in nodes(spec["root"], "select") if name in n["label"].lower()]
+    assert named and all(o in named[0]["opts"] for o in options), spec
 
 
 @pytest.mark.parametrize("prompt", list(IDENTIFIERS))
