@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from inference.serving.spelling import allowed, keep_only, vocabulary
-from inference.serving.step_rows import OutputText, Row, Strings, after_drafts, asked
+from inference.serving.step_rows import Row, Strings, texts_by_row
 
 EXTRA_ARG = "macaron_identifier_kind"
 # An input's kind, as the head's grammar spells it (no whitespace), after its label: what
@@ -73,18 +73,11 @@ def hold_identifiers(
     only the tokens that spell a text kind, where the row writes an identifier input's kind as
     another; how many rows. `kept` holds the requests' texts while they are in the batch."""
     masked = 0
-    for req_id, state, first, count, drafts in batch:
-        if not asked(state, EXTRA_ARG):
+    for row, text, strings in texts_by_row(batch, kept, read, EXTRA_ARG):
+        if '"kind":"' not in text[-24:]:
             continue
-        strings = read()
-        text = kept.setdefault(req_id, OutputText()).update(list(state.output_token_ids), strings)
-        for row, draft in after_drafts(count, drafts, strings):
-            text += draft
-            if '"kind":"' not in text[-24:]:
-                continue
-            best = strings(int(logits[first + row].argmax()))
-            held = text_kind(text, best)
-            if held is not None:
-                vocab = vocabulary(strings, logits.shape[1])
-                masked += keep_only(logits, first + row, allowed(*held, vocab))
+        held = text_kind(text, strings(int(logits[row].argmax())))
+        if held is not None:
+            vocab = vocabulary(strings, logits.shape[1])
+            masked += keep_only(logits, row, allowed(*held, vocab))
     return masked

@@ -9,7 +9,7 @@ is read as if drafts 0..j-1 were written; it is only kept if they are accepted.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +75,22 @@ class OutputText:
         unread, restarted = self.reader.unread(outputs, strings)
         self.text = unread if restarted else self.text + unread
         return self.text
+
+
+def texts_by_row(
+    batch: Iterable[Row], kept: dict[str, Any], read: Callable[[], Strings], name: str
+) -> Iterator[tuple[int, str, Strings]]:
+    """Each row of the requests that asked for `name` (row j of a request after its drafts
+    0..j-1), with the request's output text as that row reads it, and the tokens' texts. `kept`
+    holds the requests' texts while they are in the batch."""
+    for req_id, state, first, count, drafts in batch:
+        if not asked(state, name):
+            continue
+        strings = read()
+        text = kept.setdefault(req_id, OutputText()).update(list(state.output_token_ids), strings)
+        for row, draft in after_drafts(count, drafts, strings):
+            text += draft
+            yield first + row, text, strings
 
 
 def kept_in_batch(runner: Any, name: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from inference.serving.spelling import allowed, keep_only, vocabulary
-from inference.serving.step_rows import OutputText, Row, Strings, after_drafts, asked
+from inference.serving.step_rows import Row, Strings, texts_by_row
 from ui4a.parse import parse_partial
 from ui4a.validate import targets
 
@@ -70,17 +70,11 @@ def hold_switches(
     only the tokens that switch to a drawn tabs' label, where the row is writing such a switch;
     how many rows. `kept` holds the requests' texts while they are in the batch."""
     masked = 0
-    for req_id, state, first, count, drafts in batch:
-        if not asked(state, EXTRA_ARG):
+    for row, text, strings in texts_by_row(batch, kept, read, EXTRA_ARG):
+        if '"do":"tab"' not in text[-TAIL:]:
             continue
-        strings = read()
-        text = kept.setdefault(req_id, OutputText()).update(list(state.output_token_ids), strings)
-        for row, draft in after_drafts(count, drafts, strings):
-            text += draft
-            if '"do":"tab"' not in text[-TAIL:]:
-                continue
-            switch = switch_values(text)
-            if switch is not None:
-                vocab = vocabulary(strings, logits.shape[1])
-                masked += keep_only(logits, first + row, allowed(*switch, vocab))
+        switch = switch_values(text)
+        if switch is not None:
+            vocab = vocabulary(strings, logits.shape[1])
+            masked += keep_only(logits, row, allowed(*switch, vocab))
     return masked
