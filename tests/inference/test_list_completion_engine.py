@@ -4,7 +4,7 @@ names, on the real engine as served. The prompts are new ones. Without the list 
 drew two tiles of the newsletter's four and two of the countdown's three; without the button rule
 it drew neither named button; without the field rule the clinic's form had no symptoms field, and
 a counter of symptoms stood beside it, the recipe list no sort select, the plant app no plant
-select and the bike shop no service select; and without the identifier rule the kiosk's member
+select and the pet clinic no pet select; and without the identifier rule the kiosk's member
 number was a number (checked)."""
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ NAMED_FIELDS = {
 }
 # A select's options the request gives, spelled as it says them (field_options.py).
 NAMED_OPTIONS = {
-    "a bike shop booking: service dropdown (Tune-up, Brake fix, Wheel true) and a Book button": (
-        "service",
-        ["Tune-up", "Brake fix", "Wheel true"],
+    "a pet clinic form: choose your pet (Dog, Cat, Parrot), owner name, and Submit": (
+        "pet",
+        ["Dog", "Cat", "Parrot"],
     ),
 }
 # An identifier the model made a number (a spinbutton) without identifier_kind.py.
