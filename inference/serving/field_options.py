@@ -4,7 +4,7 @@ The request often says a select's options right after naming it: "a dropdown ask
 heard about us with Instagram, A friend, Walk-in", "species dropdown (Dog, Cat, Rabbit, Other)",
 "choose your room (Living room, Bedroom, Office)". The named-field rule draws such a select
 (field_completion.py), but the model writes its options, and wrote "Yes" and "No" for how they
-heard about us (auth-02, bench/RESULTS.md, 2026-12-07, 11:04); the list rule goes on with a
+heard about us (auth-02, bench/RESULTS.md, 2026-12-07, 11:00); the list rule goes on with a
 list only once an array shows two of its items. So where a head begins a select's or radios'
 options, and its label is a select the request names with options (it holds the name or is
 held in it), the options are spelled as the request says them; the model then closes the array

@@ -5,8 +5,10 @@ vocabulary, where a head's options go on to them."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from inference.serving.field_options import named_options, opening
+from inference.serving.field_options import MAX_OPTIONS, named_options, opening
 from inference.serving.list_completion import ListState
 from inference.serving.named_fields import named_fields
 from tests.inference.scripted_head import ScriptedHead
@@ -77,3 +79,10 @@ def test_a_head_at_a_named_selects_options_keeps_the_tokens_that_spell_them() ->
     assert HEAD.kept(logits) == {'"Inst', '"'}
     logits = HEAD.step('"Yes')
     assert HEAD.after([OTHER, OPTS], logits, ListState(), ASKED) == '"Yes'
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abc ,()/with dropdown select Dog", max_size=4_000))
+def test_any_message_reads_a_bounded_set_of_short_options(message: str) -> None:
+    for _, options in named_options(message, named_fields(message)):
+        assert 2 <= len(options) <= MAX_OPTIONS
