@@ -22,7 +22,7 @@ import json
 import re
 
 from inference.serving.named_buttons import MAX_CHARS
-from inference.serving.named_fields import CUE, Field, labels_field
+from inference.serving.named_fields import CUE, OPTIONS, Field, labels_field
 
 EXTRA_ARG = "macaron_field_options"
 # A select's name and its options, as the request says them.
@@ -33,7 +33,6 @@ MAX_OPTION_WORDS = 3
 LISTED = re.compile(
     r"^\s*(?:" + CUE.pattern + r")?\s*(?:\(([^()]*)\)|with\s+([^.;:()\n]*))", re.IGNORECASE
 )
-OPTION = re.compile(r"\s*(?:,|/|\band\b|\bor\b)\s*", re.IGNORECASE)
 # Where a head's text is in the first items of a select's or radios' options, with its label and
 # what the options hold so far, as the grammar writes them (no whitespace).
 OPENED = re.compile(
@@ -53,7 +52,7 @@ def named_options(message: str, fields: list[Field]) -> list[Options]:
         for mention in mentions:
             listed = LISTED.match(text[mention.end() :])
             said = listed.group(1) or listed.group(2) if listed else ""
-            options = [o.strip() for o in OPTION.split(said) if o.strip()]
+            options = [o.strip() for o in OPTIONS.split(said) if o.strip()]
             if 2 <= len(options) <= MAX_OPTIONS and all(
                 len(o.split()) <= MAX_OPTION_WORDS for o in options
             ):

@@ -94,7 +94,9 @@ CHOSEN = re.compile(
     r"([\w'-]+(?:\s+[\w'-]+){0,2})\s*\(([^()]*)\)",
     re.IGNORECASE,
 )
-OPTIONS = re.compile(r"\s*(?:,|/|\bor\b)\s*", re.IGNORECASE)
+# Where a list of options is cut (field_options.py reads them with it too); "&" stays in an
+# option ("Cut & colour").
+OPTIONS = re.compile(r"\s*(?:,|/|\band\b|\bor\b)\s*", re.IGNORECASE)
 # "a dropdown asking how they heard about us": a field named by its question, up to its options.
 ASKING = re.compile(r"^\s*(?:asking|that\s+asks|which\s+asks)\s+(.+)$", re.IGNORECASE)
 QUESTION_ENDS = re.compile(r"\s+(?:with|from|between|like|such\s+as)\b.*$", re.IGNORECASE)
