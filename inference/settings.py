@@ -120,6 +120,10 @@ class EngineSettings:
     # the model would make it a number, a date, an email or a url (inference/serving/
     # identifier_kind.py). `MACARON_IDENTIFIER_TEXT=0`: off.
     identifier_text: bool = True
+    # A head draws a list the request names and shows none of (fewer than two items) as a grid
+    # of cards titled with its items, at the end of the page's children (inference/serving/
+    # list_cards.py). `MACARON_LIST_CARDS=0`: off.
+    list_cards: bool = True
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -168,6 +172,7 @@ class EngineSettings:
             button_hold=env("MACARON_BUTTON_HOLD", "1") == "1",
             field_hold=env("MACARON_FIELD_HOLD", "1") == "1",
             identifier_text=env("MACARON_IDENTIFIER_TEXT", "1") == "1",
+            list_cards=env("MACARON_LIST_CARDS", "1") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -399,6 +399,7 @@ class VllmEngine:
                 lists=self.settings.list_hold,
                 buttons=self.settings.button_hold,
                 fields=self.settings.field_hold,
+                cards=self.settings.list_cards,
             )
             if spec_from is None
             else {}

@@ -39,10 +39,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inference.serving import button_completion, field_completion, field_options, page_room
+from inference.serving import (
+    button_completion,
+    field_completion,
+    field_options,
+    list_cards,
+    page_room,
+)
 from inference.serving.button_completion import added_button, submitted
 from inference.serving.field_completion import added_field
 from inference.serving.field_options import Options, opening
+from inference.serving.list_cards import added_cards
 from inference.serving.listed_items import Listed, listed_items
 from inference.serving.named_buttons import Named
 from inference.serving.named_fields import Field
@@ -55,9 +62,10 @@ EXTRA_ARG = "macaron_listed_items"
 BUTTONS_ARG = button_completion.EXTRA_ARG
 FIELDS_ARG = field_completion.EXTRA_ARG
 OPTIONS_ARG = field_options.EXTRA_ARG
-# What a request asks of its head: the lists it names, the buttons, the fields, and the options
-# it gives a select.
-Asks = tuple[list[list[Listed]], list[Named], list[Field], list[Options]]
+CARDS_ARG = list_cards.EXTRA_ARG
+# What a request asks of its head: the lists it names, the buttons, the fields, the options it
+# gives a select, and the lists to draw as cards where the head shows none of them.
+Asks = tuple[list[list[Listed]], list[Named], list[Field], list[Options], list[list[Listed]]]
 # The arrays whose items may be a request's list. A table's columns are data keys, which the
 # tail then fills row by row: a column the rule adds makes every row longer (a spec cut at the
 # token limit, bench/RESULTS.md), so they are the model's.
@@ -82,15 +90,21 @@ MAX_SAID = 3
 
 
 def request_args(
-    message: str, lists: bool = True, buttons: bool = True, fields: bool = True
+    message: str,
+    lists: bool = True,
+    buttons: bool = True,
+    fields: bool = True,
+    cards: bool = True,
 ) -> dict[str, Any]:
     """`SamplingParams.extra_args` that go on with a head's lists to the lists in `message`
-    (`lists`), and draw the buttons (`buttons`) and the fields (`fields`) it names."""
+    (`lists`), draw the buttons (`buttons`) and the fields (`fields`) it names, and the lists
+    it shows none of as cards (`cards`)."""
     listed = listed_items(message) if lists else []
     return (
         ({EXTRA_ARG: listed} if listed else {})
         | (button_completion.request_args(message) if buttons else {})
         | (field_completion.request_args(message) if fields else {})
+        | (list_cards.request_args(message) if cards else {})
     )
 
 
@@ -178,14 +192,15 @@ def closing(
     lists: list[list[Listed]],
     buttons: list[Named],
     fields: list[Field],
+    cards: list[list[Listed]],
 ) -> tuple[str, bool] | None:
     """Where `closer` (a token's text) would close a list array, after the spec the watch has
     read, short of a list of the request's, or a form's or the page's children short of a field
-    it names (field_completion.py), or the page's children short of a button it names
-    (button_completion.py): how the text goes on instead, from where the watch's text ends, and
-    whether the page is held open once after it (after a list's item); None where the array
-    may close, the item cannot be spelled, or the array is a page with no room for another
-    child (page_room.py)."""
+    it names (field_completion.py), or the page's children short of a list it shows none of
+    (list_cards.py) or a button it names (button_completion.py): how the text goes on instead,
+    from where the watch's text ends, and whether the page is held open once after it (after a
+    list's item); None where the array may close, the item cannot be spelled, or the array is a
+    page with no room for another child (page_room.py)."""
     bracket = closer.find("]")
     if bracket < 0:
         return None
@@ -207,6 +222,9 @@ def closing(
     if going_on is not None:
         return closer[:bracket] + going_on, True
     added = added_field(fields, ahead.text, opened) if items else None
+    if added is None and items and cards:
+        seen = set(WORDS.findall(ahead.text.lower().replace("_", " ")))
+        added = added_cards(cards, opened, lambda words: not shows(words, seen))
     added = added or added_button(buttons, ahead.text, opened)
     return None if added is None else (closer[:bracket] + added, False)
 
@@ -221,8 +239,8 @@ def go_on(
     how it is spelled and whether the page is held open after it (None: the row is left as it
     stood, as where the grammar allows none of those tokens)."""
     best = strings(int(logits[row].argmax()))
-    lists, buttons, fields, options = asks
-    found = closing(watch, best, lists, buttons, fields)
+    lists, buttons, fields, options, cards = asks
+    found = closing(watch, best, lists, buttons, fields, cards)
     if found is None:
         submit = submitted(buttons, watch.text, best)
         found = None if submit is None else (submit, False)
@@ -334,6 +352,7 @@ def hold_lists(
             asked(state, BUTTONS_ARG) or [],
             asked(state, FIELDS_ARG) or [],
             asked(state, OPTIONS_ARG) or [],
+            asked(state, CARDS_ARG) or [],
         )
         if not any(asks):
             continue

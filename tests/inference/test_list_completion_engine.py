@@ -5,7 +5,8 @@ drew two tiles of the newsletter's four and two of the countdown's three; withou
 it drew neither named button; without the field rule the clinic's form had no symptoms field, and
 a counter of symptoms stood beside it, the recipe list no sort select, the plant app no plant
 select and the pet clinic no pet select; and without the identifier rule the kiosk's member
-number was a number (checked)."""
+number was a number (checked), and without the cards rule the study group's members were one
+field labelled "Noor" (checked)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,15 @@ NAMED_OPTIONS = {
         ["Dog", "Cat", "Parrot"],
     ),
 }
+# A list the head shows none of, drawn as cards titled with its items (list_cards.py).
+CARD_LISTS = {
+    "a study group page with the members (Noor, Tariq, Ines, Bo) and a shared notes box": {
+        "noor",
+        "tariq",
+        "ines",
+        "bo",
+    },
+}
 # An identifier the model made a number (a spinbutton) without identifier_kind.py.
 IDENTIFIERS = {"gym check-in kiosk: member number field and a Check in button": "member number"}
 
@@ -62,7 +72,7 @@ def engine() -> Iterator[VllmEngine]:
     engine = VllmEngine(EngineSettings.from_env())
     settings = engine.settings
     assert settings.list_hold and settings.button_hold and settings.field_hold
-    assert settings.identifier_text
+    assert settings.identifier_text and settings.list_cards
     yield engine
     engine.shutdown()
 
@@ -131,3 +141,9 @@ def test_an_identifier_field_takes_text(engine: VllmEngine, prompt: str) -> None
     named = [n for n in nodes(spec["root"], "input") if IDENTIFIERS[prompt] in n["label"].lower()]
     kinds = [n.get("kind", "text") for n in named]
     assert kinds and "number" not in kinds, spec
+
+
+@pytest.mark.parametrize("prompt", list(CARD_LISTS))
+def test_a_list_the_head_shows_none_of_is_drawn_as_cards(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    assert CARD_LISTS[prompt] <= shown(spec["root"], "card", "title"), spec

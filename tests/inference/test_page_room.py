@@ -48,6 +48,6 @@ def test_a_page_with_room_or_a_comma_elsewhere_is_left_alone() -> None:
 
 def test_no_named_field_or_button_is_added_to_a_page_with_no_room_left() -> None:
     fields, buttons = [("phone", "input")], [("Save", True)]
-    roomy = closing(watched([OPENS, *[TEXT] * 5]), "]}", [], buttons, fields)
+    roomy = closing(watched([OPENS, *[TEXT] * 5]), "]}", [], buttons, fields, [])
     assert roomy == (',{"t":"input","label":"Phone"', False)
-    assert closing(watched([OPENS, *[TEXT] * 6]), "]}", [], buttons, fields) is None
+    assert closing(watched([OPENS, *[TEXT] * 6]), "]}", [], buttons, fields, []) is None

@@ -1,0 +1,96 @@
+"""A head draws a list the request names and it never showed, as a grid of cards
+(`macaron_list_cards`).
+
+The ui expert often draws none of a list's items: "Hobby free, Creator $12/mo, Network $49/mo"
+drew two made-up tiles, "member list on the side (Ava, Kofi, Lena, Mateo)" a form, "Dana 412k,
+Eli 389k, Farah 377k, Gus 301k" tiles of flights and billing (bench/RESULTS.md, 2026-12-07,
+14:30). The list rule goes on with a list only once an array shows two of its items
+(list_completion.py), so such a list is lost. So where the head's best token would close the
+page's children, and a list of the request's (listed_items.py) that names no component shows
+fewer than SHOWN_TO_HOLD of its items anywhere in the spec, the list is written there as a grid
+of cards, each titled with an item as the request says it ("Creator $12"); the model writes on
+after the grid. A card names its item and no more: the rule knows nothing of what an item holds.
+
+A list is drawn once at most (its items show after), and only where the page has room for one
+more child (page_room.py, checked by list_completion.py), so a head ends whatever it writes.
+Lists of numbers alone ("devices (1, 5, 10)") are values of something else, an item said in more
+than MAX_CARD_WORDS words is a description, and one that begins as a question or an instruction
+("which sessions did you attend") is no name: all are left out, and a list left with fewer than
+listed_items.MIN_ITEMS items is not drawn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from inference.serving.listed_items import MIN_ITEMS, Listed, listed_items
+from inference.serving.repeat_watch import OpenArray
+from ui4a.catalog import MAX_CHILDREN
+
+EXTRA_ARG = "macaron_list_cards"
+PAGE = ("c", "page")
+# A list shows where this many of its items show in the spec (list_completion.SHOWN_TO_HOLD).
+SHOWN_TO_HOLD = 2
+MAX_CARD_WORDS = 5
+# An item that begins with one of these is a question or an instruction ("which sessions did you
+# attend", "show vote counts after voting", "pick a start time"), not a name.
+ASKS_TEXT = "which what how why when where who do does can is are show pick choose add then"
+ASKS = frozenset(ASKS_TEXT.split())
+LETTER = re.compile(r"[^\W\d_]")
+QUOTES = "\"'\u201c\u201d"
+
+
+def card_lists(message: str) -> list[list[Listed]]:
+    """The message's lists that may be drawn as cards: those whose items name no component,
+    less the items with no letter or said in more than MAX_CARD_WORDS words, at most
+    MAX_CHILDREN items each."""
+    found = []
+    for listed in listed_items(message):
+        if any(named for _, _, named in listed):
+            continue
+        items = [
+            (said.strip(QUOTES), words, named)
+            for said, words, named in listed
+            if LETTER.search(said) and len(said.split()) <= MAX_CARD_WORDS and not asks(said)
+        ]
+        if len(items) >= MIN_ITEMS:
+            found.append(items[:MAX_CHILDREN])
+    return found
+
+
+def asks(said: str) -> bool:
+    return said.split()[0].lower() in ASKS
+
+
+def request_args(message: str) -> dict[str, Any]:
+    """`SamplingParams.extra_args` that draw the lists `message` names, where a head shows none
+    of them."""
+    lists = card_lists(message)
+    return {EXTRA_ARG: lists} if lists else {}
+
+
+def grid(items: list[Listed]) -> str:
+    """A grid of cards titled with `items` as said, three or four to a row."""
+    cols = 3 if len(items) % 3 == 0 or len(items) == 5 else 4
+    cards = ",".join(
+        '{"t":"card","title":' + json.dumps(said[:1].upper() + said[1:], ensure_ascii=False) + "}"
+        for said, _, _ in items
+    )
+    return '{"t":"grid","cols":' + str(cols) + ',"c":[' + cards + "]}"
+
+
+def added_cards(lists: list[list[Listed]], opened: OpenArray, unshown: Any) -> str | None:
+    """Where a head's text ends right before the closing of the `opened` array: how it goes on
+    instead with the first list that shows fewer than SHOWN_TO_HOLD items, drawn as a grid of cards
+    after a comma, where that array is the page's children; None elsewhere. An item shows where
+    each of its telling words does (`unshown(words)`: whether none of `words` shows in the spec):
+    a tile of "Leads 412k" shows no "Dana 412k"."""
+    if (opened.key, opened.parent) != PAGE:
+        return None
+    for listed in lists:
+        shown = sum(1 for _, words, _ in listed if not any(unshown([word]) for word in words))
+        if shown < SHOWN_TO_HOLD:
+            return "," + grid(listed)
+    return None
