@@ -124,6 +124,10 @@ class EngineSettings:
     # of cards titled with its items, at the end of the page's children (inference/serving/
     # list_cards.py). `MACARON_LIST_CARDS=0`: off.
     list_cards: bool = True
+    # A head shows the request's quoted phrases and names ("Mira Okafor", "November 2026") that
+    # it leaves out, as one text node at the end of the page's children (inference/serving/
+    # named_texts.py). `MACARON_NAMED_TEXTS=0`: off.
+    named_texts: bool = True
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -173,6 +177,7 @@ class EngineSettings:
             field_hold=env("MACARON_FIELD_HOLD", "1") == "1",
             identifier_text=env("MACARON_IDENTIFIER_TEXT", "1") == "1",
             list_cards=env("MACARON_LIST_CARDS", "1") == "1",
+            named_texts=env("MACARON_NAMED_TEXTS", "1") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

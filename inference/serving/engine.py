@@ -400,6 +400,7 @@ class VllmEngine:
                 buttons=self.settings.button_hold,
                 fields=self.settings.field_hold,
                 cards=self.settings.list_cards,
+                texts=self.settings.named_texts,
             )
             if spec_from is None
             else {}

@@ -37,13 +37,14 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from inference.serving import (
     button_completion,
     field_completion,
     field_options,
     list_cards,
+    named_texts,
     page_room,
 )
 from inference.serving.button_completion import added_button, submitted
@@ -53,19 +54,34 @@ from inference.serving.list_cards import added_cards
 from inference.serving.listed_items import Listed, listed_items
 from inference.serving.named_buttons import Named
 from inference.serving.named_fields import Field
+from inference.serving.named_texts import added_text
 from inference.serving.repeat_watch import RepeatWatch, WatchedOutput
 from inference.serving.request_coverage import shown_text
 from inference.serving.spelling import allowed, keep_only, vocabulary
 from inference.serving.step_rows import Row, Strings, after_drafts, asked
+from ui4a.catalog import MAX_CHILDREN
 
 EXTRA_ARG = "macaron_listed_items"
 BUTTONS_ARG = button_completion.EXTRA_ARG
 FIELDS_ARG = field_completion.EXTRA_ARG
 OPTIONS_ARG = field_options.EXTRA_ARG
 CARDS_ARG = list_cards.EXTRA_ARG
-# What a request asks of its head: the lists it names, the buttons, the fields, the options it
-# gives a select, and the lists to draw as cards where the head shows none of them.
-Asks = tuple[list[list[Listed]], list[Named], list[Field], list[Options], list[list[Listed]]]
+TEXTS_ARG = named_texts.EXTRA_ARG
+
+
+class Asks(NamedTuple):
+    """What a request asks of its head, each read from its latest message: the lists it names,
+    the buttons, the fields, the options it gives a select, the lists to draw as cards where
+    the head shows none of them, and the phrases to show."""
+
+    lists: list[list[Listed]]
+    buttons: list[Named]
+    fields: list[Field]
+    options: list[Options]
+    cards: list[list[Listed]]
+    texts: list[str]
+
+
 # The arrays whose items may be a request's list. A table's columns are data keys, which the
 # tail then fills row by row: a column the rule adds makes every row longer (a spec cut at the
 # token limit, bench/RESULTS.md), so they are the model's.
@@ -80,6 +96,11 @@ WORDS = re.compile(r"[a-z0-9$£€%][\w$£€%.'-]*")
 # is in a child, or comes later than MAX_PREFIX, is not copied (its structure is the model's).
 FIRST_SHOWN = re.compile(r'"(?:label|text|title)":"')
 MAX_PREFIX = 120
+# A button added at the page's end takes a child, and the model may have it open a dialog the
+# middle stage draws after it: with the phrases of named_texts.py taking the page's seventh
+# child, profile-01's "Hire me" took the eighth and opened a dialog there was no room for
+# (bench/RESULTS.md, 2026-12-07, 15:00).
+BUTTON_ROOM = 2
 # A node begun in an array after another: past the item a list went on with, a second one means
 # the model wrote on, and the page is its to close.
 NODE = ',{"t":'
@@ -95,16 +116,19 @@ def request_args(
     buttons: bool = True,
     fields: bool = True,
     cards: bool = True,
+    texts: bool = True,
 ) -> dict[str, Any]:
     """`SamplingParams.extra_args` that go on with a head's lists to the lists in `message`
-    (`lists`), draw the buttons (`buttons`) and the fields (`fields`) it names, and the lists
-    it shows none of as cards (`cards`)."""
+    (`lists`), draw the buttons (`buttons`) and the fields (`fields`) it names, the lists it
+    shows none of as cards (`cards`), and the names and quoted phrases it leaves out
+    (`texts`)."""
     listed = listed_items(message) if lists else []
     return (
         ({EXTRA_ARG: listed} if listed else {})
         | (button_completion.request_args(message) if buttons else {})
         | (field_completion.request_args(message) if fields else {})
         | (list_cards.request_args(message) if cards else {})
+        | (named_texts.request_args(message) if texts else {})
     )
 
 
@@ -186,21 +210,15 @@ class ListState:
     went_on_at: int | None = None
 
 
-def closing(
-    watch: RepeatWatch,
-    closer: str,
-    lists: list[list[Listed]],
-    buttons: list[Named],
-    fields: list[Field],
-    cards: list[list[Listed]],
-) -> tuple[str, bool] | None:
+def closing(watch: RepeatWatch, closer: str, asks: Asks) -> tuple[str, bool] | None:
     """Where `closer` (a token's text) would close a list array, after the spec the watch has
     read, short of a list of the request's, or a form's or the page's children short of a field
     it names (field_completion.py), or the page's children short of a list it shows none of
-    (list_cards.py) or a button it names (button_completion.py): how the text goes on instead,
-    from where the watch's text ends, and whether the page is held open once after it (after a
-    list's item); None where the array may close, the item cannot be spelled, or the array is a
-    page with no room for another child (page_room.py)."""
+    (list_cards.py), a phrase it gives (named_texts.py) or a button it names
+    (button_completion.py): how the text goes on instead, from where the watch's text ends, and
+    whether the page is held open once after it (after a list's item); None where the array may
+    close, the item cannot be spelled, or the array is a page with no room for another child
+    (page_room.py)."""
     bracket = closer.find("]")
     if bracket < 0:
         return None
@@ -215,17 +233,21 @@ def closing(
         return None
     if not isinstance(items, list):
         return None
-    if (opened.key, opened.parent) == page_room.PAGE and page_room.room(items) < 1:
+    on_page = (opened.key, opened.parent) == page_room.PAGE
+    spare = page_room.room(items) if on_page else MAX_CHILDREN
+    if spare < 1:
         return None  # the page has no room for one more and the dialogs it is to draw
-    said = left_out(items, lists, set(WORDS.findall(ahead.text.lower())))
+    said = left_out(items, asks.lists, set(WORDS.findall(ahead.text.lower())))
     going_on = next_item(ahead.text[opened.last :], said) if said is not None else None
     if going_on is not None:
         return closer[:bracket] + going_on, True
-    added = added_field(fields, ahead.text, opened) if items else None
-    if added is None and items and cards:
+    added = added_field(asks.fields, ahead.text, opened) if items else None
+    if added is None and items:
         seen = set(WORDS.findall(ahead.text.lower().replace("_", " ")))
-        added = added_cards(cards, opened, lambda words: not shows(words, seen))
-    added = added or added_button(buttons, ahead.text, opened)
+        added = added_cards(asks.cards, opened, lambda words: not shows(words, seen))
+        added = added or added_text(asks.texts, ahead.text, opened)
+    if added is None and spare >= BUTTON_ROOM:
+        added = added_button(asks.buttons, ahead.text, opened)
     return None if added is None else (closer[:bracket] + added, False)
 
 
@@ -239,13 +261,12 @@ def go_on(
     how it is spelled and whether the page is held open after it (None: the row is left as it
     stood, as where the grammar allows none of those tokens)."""
     best = strings(int(logits[row].argmax()))
-    lists, buttons, fields, options, cards = asks
-    found = closing(watch, best, lists, buttons, fields, cards)
+    found = closing(watch, best, asks)
     if found is None:
-        submit = submitted(buttons, watch.text, best)
+        submit = submitted(asks.buttons, watch.text, best)
         found = None if submit is None else (submit, False)
     if found is None:
-        listed = opening(options, watch.text, best)
+        listed = opening(asks.options, watch.text, best)
         found = None if listed is None else (listed, False)
     if found and keep_only(logits, row, spelled(found[0], "", strings, logits)):
         return found
@@ -347,12 +368,11 @@ def hold_lists(
     arrays short of the request's lists. `kept` holds the requests' states while they are in
     the batch."""
     for req_id, state, first, count, drafts in batch:
-        asks = (
-            asked(state, EXTRA_ARG) or [],
-            asked(state, BUTTONS_ARG) or [],
-            asked(state, FIELDS_ARG) or [],
-            asked(state, OPTIONS_ARG) or [],
-            asked(state, CARDS_ARG) or [],
+        asks = Asks(
+            *(
+                asked(state, key) or []
+                for key in (EXTRA_ARG, BUTTONS_ARG, FIELDS_ARG, OPTIONS_ARG, CARDS_ARG, TEXTS_ARG)
+            )
         )
         if not any(asks):
             continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from inference.serving.list_completion import closing
+from inference.serving.list_completion import Asks, closing
 from inference.serving.page_room import closed_instead, room
 from inference.serving.repeat_watch import RepeatWatch
 
@@ -47,7 +47,13 @@ def test_a_page_with_room_or_a_comma_elsewhere_is_left_alone() -> None:
 
 
 def test_no_named_field_or_button_is_added_to_a_page_with_no_room_left() -> None:
-    fields, buttons = [("phone", "input")], [("Save", True)]
-    roomy = closing(watched([OPENS, *[TEXT] * 5]), "]}", [], buttons, fields, [])
+    asks = Asks([], [("Save", True)], [("phone", "input")], [], [], ["Mira Okafor"])
+    roomy = closing(watched([OPENS, *[TEXT] * 5]), "]}", asks)
     assert roomy == (',{"t":"input","label":"Phone"', False)
-    assert closing(watched([OPENS, *[TEXT] * 6]), "]}", [], buttons, fields, []) is None
+    assert closing(watched([OPENS, *[TEXT] * 6]), "]}", asks) is None
+
+
+def test_a_named_button_takes_the_page_only_with_room_for_a_dialog_it_may_open() -> None:
+    asks = Asks([], [("Hire me", True)], [], [], [], [])
+    assert closing(watched([TEXT] * 6), "]}", asks) == (',{"t":"button","label":"Hire me"', False)
+    assert closing(watched([OPENS, *[TEXT] * 5]), "]}", asks) is None
