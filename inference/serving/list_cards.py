@@ -34,9 +34,14 @@ PAGE = ("c", "page")
 # A list shows where this many of its items show in the spec (list_completion.SHOWN_TO_HOLD).
 SHOWN_TO_HOLD = 2
 MAX_CARD_WORDS = 5
-# An item that begins with one of these is a question or an instruction ("which sessions did you
-# attend", "show vote counts after voting", "pick a start time"), not a name.
-ASKS_TEXT = "which what how why when where who do does can is are show pick choose add then"
+# An item that begins with one of these is a question, an instruction or a clause ("which
+# sessions did you attend", "pick a start time", "type a book's title, press Add book, and it
+# shows up in the list": the reading list's three cards of instructions, bench/RESULTS.md,
+# 2026-12-07, 15:00), not a name.
+ASKS_TEXT = """
+which what how why when where who do does can is are show pick choose add then type press click
+tap fill drag it they
+"""
 ASKS = frozenset(ASKS_TEXT.split())
 LETTER = re.compile(r"[^\W\d_]")
 QUOTES = "\"'\u201c\u201d"

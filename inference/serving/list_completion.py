@@ -23,8 +23,11 @@ The same spelling draws the buttons the request names and the head has not drawn
 (`macaron_named_buttons`, button_completion.py): a form's submit string, or a button at the end
 of the page's children; the page is not held open after one. It draws the fields the
 request names (`macaron_named_fields`, field_completion.py) at the end of a form's or the page's
-children, before any button; and it spells the options the request gives a select where the
-head begins that select's options (`macaron_field_options`, field_options.py).
+children, before any button; it spells the options the request gives a select where the
+head begins that select's options (`macaron_field_options`, field_options.py); and at the end
+of the page's children, after the fields and before a button, it draws a list the head shows
+none of as a grid of cards (`macaron_list_cards`, list_cards.py) and the names and quoted
+phrases the head leaves out as a text (`macaron_named_texts`, named_texts.py).
 
 Only the head asks: the later stages write data, not lists a request names. A request's spec is
 read as its tokens come (`WatchedOutput`), and an array's items are parsed only when a row's

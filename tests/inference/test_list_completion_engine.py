@@ -6,7 +6,8 @@ it drew neither named button; without the field rule the clinic's form had no sy
 a counter of symptoms stood beside it, the recipe list no sort select, the plant app no plant
 select and the pet clinic no pet select; and without the identifier rule the kiosk's member
 number was a number (checked), and without the cards rule the study group's members were one
-field labelled "Noor" (checked)."""
+field labelled "Noor", and without the named-texts rule the restaurant's and the artist's names
+were nowhere (checked)."""
 
 from __future__ import annotations
 
@@ -63,6 +64,13 @@ CARD_LISTS = {
         "bo",
     },
 }
+# A name the request gives and the head leaves out, shown as a text (named_texts.py).
+NAMED_TEXTS = {
+    "a booking page for dinner at Olive Garden Terrace: party size, date and a Reserve button": (
+        "olive garden terrace"
+    ),
+    "a profile card for a ceramic artist named Lena Brandt with a Follow button": "lena brandt",
+}
 # An identifier the model made a number (a spinbutton) without identifier_kind.py.
 IDENTIFIERS = {"gym check-in kiosk: member number field and a Check in button": "member number"}
 
@@ -72,7 +80,7 @@ def engine() -> Iterator[VllmEngine]:
     engine = VllmEngine(EngineSettings.from_env())
     settings = engine.settings
     assert settings.list_hold and settings.button_hold and settings.field_hold
-    assert settings.identifier_text and settings.list_cards
+    assert settings.identifier_text and settings.list_cards and settings.named_texts
     yield engine
     engine.shutdown()
 
@@ -147,3 +155,9 @@ def test_an_identifier_field_takes_text(engine: VllmEngine, prompt: str) -> None
 def test_a_list_the_head_shows_none_of_is_drawn_as_cards(engine: VllmEngine, prompt: str) -> None:
     spec = decoded(engine, prompt)
     assert CARD_LISTS[prompt] <= shown(spec["root"], "card", "title"), spec
+
+
+@pytest.mark.parametrize("prompt", list(NAMED_TEXTS))
+def test_a_name_the_head_leaves_out_is_shown(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    assert any(NAMED_TEXTS[prompt] in text for text in shown(spec["root"], "text", "text")), spec
