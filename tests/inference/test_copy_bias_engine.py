@@ -40,14 +40,16 @@ def engine() -> Iterator[VllmEngine]:
 
 def specs(engine: VllmEngine, bias: float, others: bool = True) -> list[str]:
     """The specs of PROMPTS at `bias`; with the head's other rules that write the prompt's
-    words (its lists, named buttons and named fields) on or off (`others`). Settings are read per
-    request."""
+    words (its lists, named buttons, named fields, lists drawn as cards and named texts) on or
+    off (`others`). Settings are read per request."""
     engine.settings = replace(
         engine.settings,
         copy_bias=bias,
         list_hold=others,
         button_hold=others,
         field_hold=others,
+        list_cards=others,
+        named_texts=others,
     )
     written = []
     for prompt in PROMPTS:

@@ -113,6 +113,11 @@ def shown(node: Any, component: str, key: str) -> set[str]:
     return {str(found.get(key, "")).lower() for found in nodes(node, component)}
 
 
+def held(name: str, strings: set[str]) -> bool:
+    """Whether one of `strings` holds `name`."""
+    return any(name in string for string in strings)
+
+
 @pytest.mark.parametrize("prompt", list(LISTED_TILES))
 def test_tiles_go_on_to_every_kpi_the_request_lists(engine: VllmEngine, prompt: str) -> None:
     spec = decoded(engine, prompt)
@@ -123,7 +128,7 @@ def test_tiles_go_on_to_every_kpi_the_request_lists(engine: VllmEngine, prompt: 
 def test_a_button_the_request_names_is_drawn(engine: VllmEngine, prompt: str) -> None:
     spec = decoded(engine, prompt)
     labels = shown(spec["root"], "button", "label") | shown(spec["root"], "form", "submit")
-    assert any(NAMED_BUTTONS[prompt] in label for label in labels), spec
+    assert held(NAMED_BUTTONS[prompt], labels), spec
 
 
 @pytest.mark.parametrize("prompt", list(NAMED_FIELDS))
@@ -132,7 +137,7 @@ def test_a_field_the_request_names_is_drawn(engine: VllmEngine, prompt: str) -> 
     labels = set().union(
         *(shown(spec["root"], t, "label") for t in ("textarea", "input", "select"))
     )
-    assert any(NAMED_FIELDS[prompt] in label for label in labels), spec
+    assert held(NAMED_FIELDS[prompt], labels), spec
 
 
 @pytest.mark.parametrize("prompt", list(NAMED_OPTIONS))
@@ -160,4 +165,4 @@ def test_a_list_the_head_shows_none_of_is_drawn_as_cards(engine: VllmEngine, pro
 @pytest.mark.parametrize("prompt", list(NAMED_TEXTS))
 def test_a_name_the_head_leaves_out_is_shown(engine: VllmEngine, prompt: str) -> None:
     spec = decoded(engine, prompt)
-    assert any(NAMED_TEXTS[prompt] in text for text in shown(spec["root"], "text", "text")), spec
+    assert held(NAMED_TEXTS[prompt], shown(spec["root"], "text", "text")), spec
