@@ -25,14 +25,12 @@ import json
 import re
 from typing import Any
 
-from inference.serving.listed_items import MIN_ITEMS, Listed, listed_items
+from inference.serving.listed_items import MIN_ITEMS, SHOWN_TO_HOLD, Listed, listed_items, shows
+from inference.serving.page_room import PAGE
 from inference.serving.repeat_watch import OpenArray
 from ui4a.catalog import MAX_CHILDREN
 
 EXTRA_ARG = "macaron_list_cards"
-PAGE = ("c", "page")
-# A list shows where this many of its items show in the spec (list_completion.SHOWN_TO_HOLD).
-SHOWN_TO_HOLD = 2
 MAX_CARD_WORDS = 5
 # An item that begins with one of these is a question, an instruction or a clause ("which
 # sessions did you attend", "pick a start time", "type a book's title, press Add book, and it
@@ -86,16 +84,16 @@ def grid(items: list[Listed]) -> str:
     return '{"t":"grid","cols":' + str(cols) + ',"c":[' + cards + "]}"
 
 
-def added_cards(lists: list[list[Listed]], opened: OpenArray, unshown: Any) -> str | None:
+def added_cards(lists: list[list[Listed]], opened: OpenArray, seen: set[str]) -> str | None:
     """Where a head's text ends right before the closing of the `opened` array: how it goes on
     instead with the first list that shows fewer than SHOWN_TO_HOLD items, drawn as a grid of cards
     after a comma, where that array is the page's children; None elsewhere. An item shows where
-    each of its telling words does (`unshown(words)`: whether none of `words` shows in the spec):
-    a tile of "Leads 412k" shows no "Dana 412k"."""
+    each of its telling words is among the spec's words (`seen`): a tile of "Leads 412k" shows no
+    "Dana 412k"."""
     if (opened.key, opened.parent) != PAGE:
         return None
     for listed in lists:
-        shown = sum(1 for _, words, _ in listed if not any(unshown([word]) for word in words))
+        shown = sum(1 for _, words, _ in listed if all(shows([word], seen) for word in words))
         if shown < SHOWN_TO_HOLD:
             return "," + grid(listed)
     return None

@@ -54,7 +54,7 @@ from inference.serving.button_completion import added_button, submitted
 from inference.serving.field_completion import added_field
 from inference.serving.field_options import Options, opening
 from inference.serving.list_cards import added_cards
-from inference.serving.listed_items import Listed, listed_items
+from inference.serving.listed_items import SHOWN_TO_HOLD, Listed, listed_items, shows
 from inference.serving.named_buttons import Named
 from inference.serving.named_fields import Field
 from inference.serving.named_texts import added_text
@@ -89,11 +89,6 @@ class Asks(NamedTuple):
 # tail then fills row by row: a column the rule adds makes every row longer (a spec cut at the
 # token limit, bench/RESULTS.md), so they are the model's.
 LIST_KEYS = frozenset({"c", "opts", "tabs"})
-# A list is the array's when at least this many of its items each show one of the list's.
-SHOWN_TO_HOLD = 2
-# Two words are one where they agree in this many first letters ("visitors" and "Visits"); a
-# shorter word only matches itself and its plural ("day" and "Days", not "do" and "Doing").
-STEM = 5
 WORDS = re.compile(r"[a-z0-9$£€%][\w$£€%.'-]*")
 # A node's own first display string, up to its value's opening quote; an item whose first one
 # is in a child, or comes later than MAX_PREFIX, is not copied (its structure is the model's).
@@ -133,18 +128,6 @@ def request_args(
         | (list_cards.request_args(message) if cards else {})
         | (named_texts.request_args(message) if texts else {})
     )
-
-
-def same_word(asked_for: str, shown: str) -> bool:
-    short, long = sorted((asked_for, shown), key=len)
-    if len(short) < STEM:
-        return long in (short, short + "s", short + "es")
-    return long[:STEM] == short[:STEM]
-
-
-def shows(words: list[str], seen: set[str]) -> bool:
-    """Whether a list item (its distinctive words) is among the words `seen`."""
-    return any(same_word(a, w) for a in words for w in seen)
 
 
 def item_words(item: Any) -> set[str]:
@@ -247,7 +230,7 @@ def closing(watch: RepeatWatch, closer: str, asks: Asks) -> tuple[str, bool] | N
     added = added_field(asks.fields, ahead.text, opened) if items else None
     if added is None and items:
         seen = set(WORDS.findall(ahead.text.lower().replace("_", " ")))
-        added = added_cards(asks.cards, opened, lambda words: not shows(words, seen))
+        added = added_cards(asks.cards, opened, seen)
         added = added or added_text(asks.texts, ahead.text, opened)
     if added is None and spare >= BUTTON_ROOM:
         added = added_button(asks.buttons, ahead.text, opened)

@@ -72,6 +72,12 @@ ARTICLES_TEXT = "a an the and or of for with my your"
 LEADING = frozenset(ARTICLES_TEXT.split()) | frozenset(COUNTS_TEXT.split())
 TRIMMED = frozenset(FILLER_TEXT.split()) | LEADING
 PREPOSITIONS = frozenset(["on", "of", "for", "per", "by", "in"])
+# A spec shows a list where at least this many of its items each show (list_completion.py,
+# list_cards.py).
+SHOWN_TO_HOLD = 2
+# Two words are one where they agree in this many first letters ("visitors" and "Visits"); a
+# shorter word only matches itself and its plural ("day" and "Days", not "do" and "Doing").
+STEM = 5
 
 
 def item_words(item: str) -> list[str]:
@@ -164,3 +170,15 @@ def listed_items(message: str) -> list[list[Listed]]:
         if len(items) >= MIN_ITEMS:
             lists.append(items)
     return lists[:MAX_LISTS]
+
+
+def same_word(asked_for: str, shown: str) -> bool:
+    short, long = sorted((asked_for, shown), key=len)
+    if len(short) < STEM:
+        return long in (short, short + "s", short + "es")
+    return long[:STEM] == short[:STEM]
+
+
+def shows(words: list[str], seen: set[str]) -> bool:
+    """Whether a list item (any of its distinctive words) is among the words `seen`."""
+    return any(same_word(a, w) for a in words for w in seen)

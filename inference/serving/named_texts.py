@@ -30,10 +30,10 @@ from inference.serving.list_cards import card_lists
 from inference.serving.listed_items import COMPONENTS, MAX_CHARS
 from inference.serving.named_buttons import named_buttons
 from inference.serving.named_fields import named_fields
+from inference.serving.page_room import PAGE
 from inference.serving.repeat_watch import OpenArray
 
 EXTRA_ARG = "macaron_named_texts"
-PAGE = ("c", "page")
 # At most this many phrases, of at most this many characters: with their separators, one text
 # node's 160 (ui4a.catalog.TEXT_MAX).
 MAX_TEXTS = 3
