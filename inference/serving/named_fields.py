@@ -18,15 +18,18 @@ the cue ("a text box "Type a message""); or the two or more phrases after "a for
 "asks for". A select is also read by what it filters or sorts by ("a filter by priority", "sort by
 price"), by the question it asks ("a dropdown asking how they heard about us"), or by what is
 chosen where the options follow in parentheses ("choose your room (Living room, Bedroom,
-Office)"). A field drawn on each item of a list, or one a refinement takes away, is not read; nor
-is a box that is a panel ("a sign-in box"), nor a cue that is a verb ("switch it to pause"). The
-message is read up to named_buttons.MAX_CHARS characters, so the cost is bounded.
+Office)"). A text field is also read by what it asks for, bare, in a list of two or more
+("member number, PIN", "name and phone": asked_fields.py). A field drawn on each item of a list,
+or one a refinement takes away, is not read; nor is a box that is a panel ("a sign-in box"), nor
+a cue that is a verb ("switch it to pause"). The message is read up to named_buttons.MAX_CHARS
+characters, so the cost is bounded.
 """
 
 from __future__ import annotations
 
 import re
 
+from inference.serving.asked_fields import asked_fields
 from inference.serving.named_buttons import (
     MAX_CHARS,
     SPLIT_NAMES,
@@ -171,7 +174,7 @@ def named_fields(message: str) -> list[Field]:
                 fields += cue_names(before, said_cue, after)
         if not CUE.search(part):
             fields += listed_names(part)
-    return once(apart(fields + chosen_names(message)), MAX_FIELDS)
+    return once(apart(fields + chosen_names(message) + asked_fields(message)), MAX_FIELDS)
 
 
 def apart(fields: list[Field]) -> list[Field]:
