@@ -128,6 +128,10 @@ class EngineSettings:
     # it leaves out, as one text node at the end of the page's children (inference/serving/
     # named_texts.py). `MACARON_NAMED_TEXTS=0`: off.
     named_texts: bool = True
+    # A head draws a question's choices as radios where it would draw a select, where the
+    # request asks a question (a quiz, a poll, a survey) and names no drop-down (inference/
+    # serving/choice_kind.py). `MACARON_CHOICE_RADIOS=0`: off.
+    choice_radios: bool = True
 
     @property
     def lookup_draft_tokens(self) -> int:
@@ -178,6 +182,7 @@ class EngineSettings:
             identifier_text=env("MACARON_IDENTIFIER_TEXT", "1") == "1",
             list_cards=env("MACARON_LIST_CARDS", "1") == "1",
             named_texts=env("MACARON_NAMED_TEXTS", "1") == "1",
+            choice_radios=env("MACARON_CHOICE_RADIOS", "1") == "1",
         )
         if settings.max_resident_loras < settings.max_loras:
             raise ValueError(

@@ -23,6 +23,7 @@ from inference import startup_phases
 from inference.loras import AdapterInvalid, AdapterRef, adaptable_modules, local_ref
 from inference.protocol import Delta, GenerationRequest
 from inference.serving import (
+    choice_kind,
     closing_quote,
     copy_bias,
     copy_steer,
@@ -375,7 +376,8 @@ class VllmEngine:
     def _copy_bias(self, request: GenerationRequest, spec_from: int | None) -> dict[str, Any]:
         """The latest user message's words favoured, for a UI4A spec (copy_bias.py); a head
         steered off copying a child (copy_steer.py), its tab switches held to its tabs' labels
-        (tab_switch.py), its identifier fields to a text kind (identifier_kind.py), its lists
+        (tab_switch.py), its identifier fields to a text kind (identifier_kind.py), a question's
+        choices to radios (choice_kind.py), its lists
         gone on to the message's items (list_completion.py) and its fields and buttons drawn as
         the message names them (field_completion.py, button_completion.py); the later stages'
         strings ended where the model meant to end them (closing_quote.py); and no word a third
@@ -394,6 +396,7 @@ class VllmEngine:
             copy_steer.request_args(self.settings.copy_steer)
             | tab_switch.request_args()
             | (identifier_kind.request_args() if self.settings.identifier_text else {})
+            | (choice_kind.request_args(users[-1]) if self.settings.choice_radios else {})
             | list_completion.request_args(
                 users[-1],
                 lists=self.settings.list_hold,

@@ -25,13 +25,17 @@ import json
 import re
 from typing import Any
 
+from inference.serving.item_buttons import buttons_for, card_children
 from inference.serving.listed_items import MIN_ITEMS, SHOWN_TO_HOLD, Listed, listed_items, shows
+from inference.serving.named_buttons import MAX_CHARS
 from inference.serving.page_room import PAGE
 from inference.serving.repeat_watch import OpenArray
 from ui4a.catalog import MAX_CHILDREN
 
 EXTRA_ARG = "macaron_list_cards"
 MAX_CARD_WORDS = 5
+# A list to draw as cards, and the buttons on each card.
+CardList = tuple[list[Listed], list[str]]
 # An item that begins with one of these is a question, an instruction or a clause ("which
 # sessions did you attend", "pick a start time", "type a book's title, press Add book, and it
 # shows up in the list": the reading list's three cards of instructions, bench/RESULTS.md,
@@ -45,10 +49,10 @@ LETTER = re.compile(r"[^\W\d_]")
 QUOTES = "\"'\u201c\u201d"
 
 
-def card_lists(message: str) -> list[list[Listed]]:
+def card_lists(message: str) -> list[CardList]:
     """The message's lists that may be drawn as cards: those whose items name no component,
     less the items with no letter or said in more than MAX_CARD_WORDS words, at most
-    MAX_CHILDREN items each."""
+    MAX_CHILDREN items each; each with the buttons the message puts on each of its items."""
     found = []
     for listed in listed_items(message):
         if any(named for _, _, named in listed):
@@ -59,8 +63,15 @@ def card_lists(message: str) -> list[list[Listed]]:
             if LETTER.search(said) and len(said.split()) <= MAX_CARD_WORDS and not asks(said)
         ]
         if len(items) >= MIN_ITEMS:
-            found.append(items[:MAX_CHILDREN])
+            found.append((items[:MAX_CHILDREN], on_each(message, items[:MAX_CHILDREN])))
     return found
+
+
+def on_each(message: str, items: list[Listed]) -> list[str]:
+    """The buttons the message puts on each of `items` (item_buttons.py)."""
+    last = items[-1][0].lower()
+    at = message[:MAX_CHARS].lower().find(last)
+    return buttons_for(message, at + len(last)) if at >= 0 else []
 
 
 def asks(said: str) -> bool:
@@ -74,17 +85,21 @@ def request_args(message: str) -> dict[str, Any]:
     return {EXTRA_ARG: lists} if lists else {}
 
 
-def grid(items: list[Listed]) -> str:
-    """A grid of cards titled with `items` as said, three or four to a row."""
+def grid(items: list[Listed], buttons: list[str]) -> str:
+    """A grid of cards titled with `items` as said, three or four to a row, each with `buttons`
+    (item_buttons.card_children)."""
     cols = 3 if len(items) % 3 == 0 or len(items) == 5 else 4
-    cards = ",".join(
-        '{"t":"card","title":' + json.dumps(said[:1].upper() + said[1:], ensure_ascii=False) + "}"
-        for said, _, _ in items
-    )
-    return '{"t":"grid","cols":' + str(cols) + ',"c":[' + cards + "]}"
+    cards = []
+    for number, (said, _, _) in enumerate(items, 1):
+        title = said[:1].upper() + said[1:]
+        children = ',"c":[' + card_children(number, buttons) + "]" if buttons else ""
+        cards.append(
+            '{"t":"card","title":' + json.dumps(title, ensure_ascii=False) + children + "}"
+        )
+    return '{"t":"grid","cols":' + str(cols) + ',"c":[' + ",".join(cards) + "]}"
 
 
-def added_cards(lists: list[list[Listed]], opened: OpenArray, seen: set[str]) -> str | None:
+def added_cards(lists: list[CardList], opened: OpenArray, seen: set[str]) -> str | None:
     """Where a head's text ends right before the closing of the `opened` array: how it goes on
     instead with the first list that shows fewer than SHOWN_TO_HOLD items, drawn as a grid of cards
     after a comma, where that array is the page's children; None elsewhere. An item shows where
@@ -92,8 +107,8 @@ def added_cards(lists: list[list[Listed]], opened: OpenArray, seen: set[str]) ->
     "Dana 412k"."""
     if (opened.key, opened.parent) != PAGE:
         return None
-    for listed in lists:
+    for listed, buttons in lists:
         shown = sum(1 for _, words, _ in listed if all(shows([word], seen) for word in words))
         if shown < SHOWN_TO_HOLD:
-            return "," + grid(listed)
+            return "," + grid(listed, buttons)
     return None

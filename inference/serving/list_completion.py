@@ -53,7 +53,7 @@ from inference.serving import (
 from inference.serving.button_completion import added_button, submitted
 from inference.serving.field_completion import added_field
 from inference.serving.field_options import Options, opening
-from inference.serving.list_cards import added_cards
+from inference.serving.list_cards import CardList, added_cards
 from inference.serving.listed_items import SHOWN_TO_HOLD, Listed, listed_items, shows
 from inference.serving.named_buttons import Named
 from inference.serving.named_fields import Field
@@ -81,7 +81,7 @@ class Asks(NamedTuple):
     buttons: list[Named]
     fields: list[Field]
     options: list[Options]
-    cards: list[list[Listed]]
+    cards: list[CardList]
     texts: list[str]
 
 

@@ -5,8 +5,8 @@ rejection sampler reads them, on every row of a request, drafts included (step_r
 In order:
 1. a string ended where the model meant to end it (closing_quote.py, the stages after the head);
 2. no word a third time in a row (word_loop.py, every stage);
-3. a head's tab switch held to its tabs' labels (tab_switch.py), and its identifier fields
-   to a text kind (identifier_kind.py);
+3. a head's tab switch held to its tabs' labels (tab_switch.py), its identifier fields to a
+   text kind (identifier_kind.py), and a question's choices to radios (choice_kind.py);
 4. the request's words favoured (copy_bias.py);
 5. a head steered off copying a child (copy_steer.py);
 6. a head's list gone on to the request's items it left out, the fields and buttons it names
@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from inference.serving import closing_quote
+from inference.serving.choice_kind import hold_choices
 from inference.serving.closing_quote import asking_rows, end_strings, noted_best
 from inference.serving.copy_bias import add_biases, sampled_rows
 from inference.serving.copy_steer import steer_batch
@@ -51,6 +52,7 @@ def apply_rules(runner: Any, logits: Any, spec_decode_metadata: Any) -> None:
     forbid_loops(logits, batch, strings)
     hold_switches(logits, batch, kept_in_batch(runner, "macaron_tab_switch_texts"), strings)
     hold_identifiers(logits, batch, kept_in_batch(runner, "macaron_identifier_texts"), strings)
+    hold_choices(logits, batch, kept_in_batch(runner, "macaron_choice_texts"), strings)
     add_biases(logits, sampled_rows(runner, batch, strings))
     steer_batch(logits, batch, kept_in_batch(runner, "macaron_copy_steer_states"), strings)
     hold_lists(logits, batch, kept_in_batch(runner, "macaron_list_watches"), strings)

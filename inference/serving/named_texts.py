@@ -76,7 +76,7 @@ def named_texts(message: str) -> list[str]:
     draws (a named button or field, an item of a list drawn as cards), at most MAX_TEXTS."""
     text = message[:MAX_CHARS]
     drawn = [name for name, _ in named_buttons(text)] + [name for name, _ in named_fields(text)]
-    drawn += [said for listed in card_lists(text) for said, _, _ in listed]
+    drawn += [said for listed, _ in card_lists(text) for said, _, _ in listed]
     taken = " | ".join(drawn).lower()
     unquoted = QUOTED.sub(lambda quote: " " * len(quote.group()), text)
     names = [

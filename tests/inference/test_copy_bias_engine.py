@@ -50,6 +50,7 @@ def specs(engine: VllmEngine, bias: float, others: bool = True) -> list[str]:
         field_hold=others,
         list_cards=others,
         named_texts=others,
+        choice_radios=others,
     )
     written = []
     for prompt in PROMPTS:

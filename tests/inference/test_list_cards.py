@@ -40,7 +40,7 @@ def after(written: list[str], logits: torch.Tensor, state: ListState, message: s
 
 
 def said(message: str) -> list[list[str]]:
-    return [[item for item, _, _ in listed] for listed in card_lists(message)]
+    return [[item for item, _, _ in listed] for listed, _ in card_lists(message)]
 
 
 def test_a_list_of_names_and_prices_is_read_as_said() -> None:
@@ -63,7 +63,7 @@ def test_lists_of_components_numbers_or_descriptions_are_not_cards() -> None:
 def test_the_grid_is_a_valid_view_of_titled_cards_three_or_four_to_a_row() -> None:
     for count, cols in ((3, 3), (4, 4), (5, 3), (6, 3), (8, 4)):
         items = [(f"item {i}", [f"item{i}"], "") for i in range(count)]
-        drawn = json.loads(grid(items))
+        drawn = json.loads(grid(items, []))
         assert drawn["cols"] == cols
         assert [card["title"] for card in drawn["c"]] == [f"Item {i}" for i in range(count)]
         assert validate({"root": {"t": "page", "c": [drawn]}}) == []
@@ -97,6 +97,7 @@ def test_a_full_page_takes_no_grid() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab ,/()&:.1$"), max_size=3_000))
 def test_any_message_reads_a_bounded_set_of_cards(message: str) -> None:
-    for listed in card_lists(message):
+    for listed, buttons in card_lists(message):
         assert 3 <= len(listed) <= MAX_CHILDREN
+        assert len(buttons) <= 2
         assert all(len(item.split()) <= 5 for item, _, _ in listed)

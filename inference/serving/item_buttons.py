@@ -1,0 +1,141 @@
+"""The buttons a request puts on each item of a list: "Monstera $38, Snake plant $24 — each with
+an Add to basket button", "each class (Morning flow, Power hour) has a Book spot button",
+"Day pass, Hot desk, Private office. Each with a "Book a tour" button".
+
+named_buttons.py leaves such a button out, as it is not one button of the page; a list the head
+never showed is drawn as cards (list_cards.py), and until now each card named its item and no
+more: the shop's cards had no Add to basket, the classes no Book spot (bench/RESULTS.md,
+2026-12-07, 18:30). This reads them, with no model, for the cards rule: a button said for each
+item ("each", "every", "per"), named as named_buttons.py names one, belongs to the list that
+ends nearest before it in its sentence, or in the sentence before where its own begins "Each
+with" or "Each has" (not "Each card has": a board's cards are not its columns). A button that
+takes its item away ("Remove", "Delete") is left out: a card of a fixed grid has nowhere to go.
+
+Each card then carries the button, which sets one state key to the card's number, and a badge
+that says the button was pressed ("Added to basket", "Booked spot") on the card whose number that
+key holds.
+The message is read up to named_buttons.MAX_CHARS characters, so the cost is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from inference.serving.listed_items import PARENTHESISED
+from inference.serving.named_buttons import (
+    BUTTON,
+    EACH,
+    MAX_CHARS,
+    PER_ITEM,
+    names_after,
+    names_before,
+)
+
+# At most this many buttons on each item.
+MAX_ITEM_BUTTONS = 2
+SENTENCE = re.compile(r"[.!?](?=\s|$)")
+EACH_ONE = re.compile(r"^\s*(?:each|every\s+one|all)\s+(?:with|has|have)\b", re.IGNORECASE)
+# A per-item button is told apart in a part of a clause, as named_buttons.py tells one; a
+# parenthesis is read as part of its clause's text ("each class (Morning flow) has a Book spot
+# button").
+PART = re.compile(r"[,;\u2014]|\s[-\u2013]\s")
+# A button on each row of a table: its list is the table's columns, not its rows.
+ROW = re.compile(r"^\s*(?:per|on\s+each|for\s+each|each|every)\s+row", re.IGNORECASE)
+TAKES_AWAY_TEXT = "remove delete archive dismiss discard trash clear hide"
+TAKES_AWAY = frozenset(TAKES_AWAY_TEXT.split())
+# A verb's past, where adding "ed" does not spell it.
+PAST = {
+    "buy": "Bought",
+    "pay": "Paid",
+    "send": "Sent",
+    "get": "Got",
+    "take": "Took",
+    "make": "Made",
+    "hold": "Held",
+    "keep": "Kept",
+    "sell": "Sold",
+    "put": "Put",
+}
+KEY = re.compile(r"[^a-z0-9]+")
+# A key a condition compares is at most this long (ui4a.fields.COND_PATTERN).
+MAX_KEY = 20
+
+
+def item_buttons(message: str) -> list[tuple[int, str]]:
+    """Where the message names a button for each item, and its name: (the offset of its
+    "button" word, the name), in order, less any that takes its item away."""
+    text = PARENTHESISED.sub(lambda inside: " " * len(inside.group()), message[:MAX_CHARS])
+    found = []
+    start = 0
+    for cut in [*PART.finditer(text), None]:
+        end = cut.start() if cut else len(text)
+        part, offset = text[start:end], start
+        start = cut.end() if cut else end
+        for button in BUTTON.finditer(part):
+            before, after = part[: button.start()], part[button.end() :]
+            if not (EACH.search(before) or PER_ITEM.search(after)) or ROW.search(after):
+                continue
+            plural = button.group().lower() == "buttons"
+            said = names_after(after) or names_before(EACH.split(before)[-1], plural)
+            found += [(offset + button.start(), name) for name in said if keeps(name)]
+    return found
+
+
+def keeps(name: str) -> bool:
+    return bool(name) and name.split()[0].lower() not in TAKES_AWAY
+
+
+def buttons_for(message: str, last_item_at: int) -> list[str]:
+    """The per-item buttons of a list whose last item the message says at `last_item_at`."""
+    text = message[:MAX_CHARS]
+    ends = [m.end() for m in SENTENCE.finditer(text)]
+    own = sum(1 for end in ends if end <= last_item_at)
+    names: list[str] = []
+    for at, name in item_buttons(message):
+        if at < last_item_at:
+            continue
+        sentence = sum(1 for end in ends if end <= at)
+        opens = ends[sentence - 1] if sentence else 0
+        if sentence == own or (sentence == own + 1 and EACH_ONE.match(text[opens:])):
+            names.append(name)
+    return list(dict.fromkeys(names))[:MAX_ITEM_BUTTONS]
+
+
+def state_key(name: str) -> str:
+    """The state key a button sets to its card's number ("Book spot": "book_spot")."""
+    key = KEY.sub("_", name.lower()).strip("_") or "picked"
+    return (key if key[0].isalpha() else "item_" + key)[:MAX_KEY].rstrip("_")
+
+
+def pressed(name: str) -> str:
+    """What a card's badge says once its button is pressed ("Add to basket": "Added to
+    basket")."""
+    verb, *rest = name.split()
+    said = verb.lower()
+    if said in PAST:
+        past = PAST[said]
+    elif said.endswith("e"):
+        past = verb + "d"
+    elif said.endswith("y") and said[-2:-1] not in "aeiou":
+        past = verb[:-1] + "ied"
+    else:
+        past = verb + "ed"
+    return " ".join([past[:1].upper() + past[1:], *rest])
+
+
+def card_children(number: int, buttons: list[str]) -> str:
+    """The children of the `number`th card (from 1): each button, setting its key to the card's
+    number, and the badge that shows on the card whose number the key holds. A condition's
+    literal is short (ui4a.fields.COND_PATTERN), so the card is told by its number, not its
+    item."""
+    children = []
+    for name in buttons:
+        key = state_key(name)
+        action = '{"do":"set","path":"' + key + '","value":' + str(number) + "}"
+        label = json.dumps(name, ensure_ascii=False)
+        said = json.dumps(pressed(name), ensure_ascii=False)
+        shown_if = f'"{key}={number}"'
+        children.append('{"t":"button","label":' + label + ',"on":' + action + "}")
+        children.append('{"t":"badge","if":' + shown_if + ',"text":' + said + ',"tone":"success"}')
+    return ",".join(children)

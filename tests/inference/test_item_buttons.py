@@ -1,0 +1,86 @@
+"""The buttons a request puts on each item of a list (inference/serving/item_buttons.py), and
+the cards that carry them (list_cards.grid): which list each belongs to, none that takes its
+item away, and a valid view where each card's button marks that card alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inference.serving.item_buttons import item_buttons, pressed, state_key
+from inference.serving.list_cards import card_lists, grid
+from ui4a.validate import validate
+
+ON_EACH = {
+    "Shop grid: Monstera $38, Snake plant $24, Pothos $15 — each with an image and an Add to"
+    " basket button": ["Add to basket"],
+    "Yoga classes where each class (Morning flow, Power hour, Yin & restore) has a Book spot"
+    " button": ["Book spot"],
+    # The next sentence, where it begins "Each with", is still the list's.
+    'Coworking options: Day pass, Hot desk, Private office. Each with a "Book a tour" button.': [
+        "Book a tour"
+    ],
+}
+
+NOT_ON_EACH = [
+    # A board's cards are not its columns.
+    "A board by status: Draft, In review, Scheduled. Each card has a Move right button.",
+    # A button on each row of a table is not one on each of its columns.
+    "order history with order number, date, items, status; a Reorder button per row",
+    # A card of a fixed grid has nowhere to go.
+    "Up next: Blue Hour, Red Sky, Green Door, each with a Remove button",
+    # One button for the page is the named-button rule's.
+    "Classes: Morning flow, Power hour, Yin; a Book button at the bottom",
+]
+
+
+@pytest.mark.parametrize("message", list(ON_EACH))
+def test_a_button_said_for_each_item_goes_on_the_list_it_follows(message: str) -> None:
+    assert [buttons for _, buttons in card_lists(message)] == [ON_EACH[message]]
+
+
+@pytest.mark.parametrize("message", NOT_ON_EACH)
+def test_no_button_goes_on_a_list_it_is_not_said_for(message: str) -> None:
+    assert all(buttons == [] for _, buttons in card_lists(message))
+
+
+def test_a_button_is_told_on_each_item_where_per_or_each_follows_it() -> None:
+    assert [name for _, name in item_buttons("a Restore button per file")] == ["Restore"]
+
+
+def test_each_card_sets_the_key_to_its_number_and_badges_itself() -> None:
+    items = [("Morning flow", ["morning"], ""), ("Power hour", ["power"], "")]
+    drawn = json.loads(grid(items, ["Book spot"]))
+    first, second = (card["c"] for card in drawn["c"])
+    assert first[0] == {
+        "t": "button",
+        "label": "Book spot",
+        "on": {"do": "set", "path": "book_spot", "value": 1},
+    }
+    assert first[1]["if"] == "book_spot=1" and second[1]["if"] == "book_spot=2"
+    assert first[1]["text"] == "Booked spot"
+    assert validate({"root": {"t": "page", "c": [drawn]}, "state": {"book_spot": 0}}) == []
+
+
+def test_what_a_pressed_button_says_and_the_key_it_sets() -> None:
+    assert pressed("Add to basket") == "Added to basket"
+    assert pressed("Buy now") == "Bought now"
+    assert pressed("Apply") == "Applied"
+    assert state_key("Book a tour") == "book_a_tour"
+    assert state_key("Request a very long consultation now") == "request_a_very_long"
+    assert state_key("3D print") == "item_3d_print"
+
+
+WORDS = ["each", " with", " a", " X", " button", ",", ".", "(", ")", " per", " Y"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=1_500).map("".join))
+def test_any_message_reads_a_bounded_set_of_item_buttons(message: str) -> None:
+    for at, name in item_buttons(message):
+        assert 0 <= at < 2_000 and name
+    for _, buttons in card_lists(message):
+        assert len(buttons) <= 2 and all(len(state_key(b)) <= 20 for b in buttons)
