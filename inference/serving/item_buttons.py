@@ -60,6 +60,7 @@ PAST = {
 KEY = re.compile(r"[^a-z0-9]+")
 # A key a condition compares is at most this long (ui4a.fields.COND_PATTERN).
 MAX_KEY = 20
+SUFFIX = "_card"
 
 
 def item_buttons(message: str) -> list[tuple[int, str]]:
@@ -103,9 +104,11 @@ def buttons_for(message: str, last_item_at: int) -> list[str]:
 
 
 def state_key(name: str) -> str:
-    """The state key a button sets to its card's number ("Book spot": "book_spot")."""
+    """The state key a button sets to its card's number ("Book spot": "book_spot_card"): one
+    the model's own keys are not, as a field named as the button binds "book_spot"."""
     key = KEY.sub("_", name.lower()).strip("_") or "picked"
-    return (key if key[0].isalpha() else "item_" + key)[:MAX_KEY].rstrip("_")
+    key = (key if key[0].isalpha() else "item_" + key)[: MAX_KEY - len(SUFFIX)].rstrip("_")
+    return key + SUFFIX
 
 
 def pressed(name: str) -> str:

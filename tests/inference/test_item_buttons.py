@@ -58,20 +58,20 @@ def test_each_card_sets_the_key_to_its_number_and_badges_itself() -> None:
     assert first[0] == {
         "t": "button",
         "label": "Book spot",
-        "on": {"do": "set", "path": "book_spot", "value": 1},
+        "on": {"do": "set", "path": "book_spot_card", "value": 1},
     }
-    assert first[1]["if"] == "book_spot=1" and second[1]["if"] == "book_spot=2"
+    assert first[1]["if"] == "book_spot_card=1" and second[1]["if"] == "book_spot_card=2"
     assert first[1]["text"] == "Booked spot"
-    assert validate({"root": {"t": "page", "c": [drawn]}, "state": {"book_spot": 0}}) == []
+    assert validate({"root": {"t": "page", "c": [drawn]}, "state": {"book_spot_card": 0}}) == []
 
 
 def test_what_a_pressed_button_says_and_the_key_it_sets() -> None:
     assert pressed("Add to basket") == "Added to basket"
     assert pressed("Buy now") == "Bought now"
     assert pressed("Apply") == "Applied"
-    assert state_key("Book a tour") == "book_a_tour"
-    assert state_key("Request a very long consultation now") == "request_a_very_long"
-    assert state_key("3D print") == "item_3d_print"
+    assert state_key("Book a tour") == "book_a_tour_card"
+    assert state_key("Request a very long consultation now") == "request_a_very_card"
+    assert state_key("3D print") == "item_3d_print_card"
 
 
 WORDS = ["each", " with", " a", " X", " button", ",", ".", "(", ")", " per", " Y"]
