@@ -71,6 +71,28 @@ NAMED_TEXTS = {
     ),
     "a profile card for a ceramic artist named Lena Brandt with a Follow button": "lena brandt",
 }
+# Fields listed bare by what they ask for (asked_fields.py), which the model left out.
+ASKED_FIELDS = {
+    "Reserve a court at Riverside Tennis Club: court 1 to 6, time slots 9:00 10:00 11:00, name "
+    "and phone, Reserve button": "phone",
+    "Sign-in for Northwind Library members: card number, PIN, and a Forgot PIN link": "card number",
+}
+# A button said for each item of a list the head shows none of (item_buttons.py).
+ITEM_BUTTONS = {
+    "a bakery shop: Sourdough $6, Rye loaf $5, Baguette $3 \u2014 each with an Order button": (
+        "Order",
+        {"sourdough $6", "rye loaf $5", "baguette $3"},
+    ),
+}
+# A question's choices, which the model drew as a select (choice_kind.py).
+CHOICES = {
+    'A trivia question: "Which planet is largest?" with options Mars, Jupiter, Venus, Saturn': {
+        "Mars",
+        "Jupiter",
+        "Venus",
+        "Saturn",
+    },
+}
 # An identifier the model made a number (a spinbutton) without identifier_kind.py.
 IDENTIFIERS = {"gym check-in kiosk: member number field and a Check in button": "member number"}
 
@@ -81,6 +103,7 @@ def engine() -> Iterator[VllmEngine]:
     settings = engine.settings
     assert settings.list_hold and settings.button_hold and settings.field_hold
     assert settings.identifier_text and settings.list_cards and settings.named_texts
+    assert settings.choice_radios
     yield engine
     engine.shutdown()
 
@@ -131,13 +154,13 @@ def test_a_button_the_request_names_is_drawn(engine: VllmEngine, prompt: str) ->
     assert held(NAMED_BUTTONS[prompt], labels), spec
 
 
-@pytest.mark.parametrize("prompt", list(NAMED_FIELDS))
+@pytest.mark.parametrize("prompt", list(NAMED_FIELDS) + list(ASKED_FIELDS))
 def test_a_field_the_request_names_is_drawn(engine: VllmEngine, prompt: str) -> None:
     spec = decoded(engine, prompt)
     labels = set().union(
         *(shown(spec["root"], t, "label") for t in ("textarea", "input", "select"))
     )
-    assert held(NAMED_FIELDS[prompt], labels), spec
+    assert held({**NAMED_FIELDS, **ASKED_FIELDS}[prompt], labels), spec
 
 
 @pytest.mark.parametrize("prompt", list(NAMED_OPTIONS))
@@ -166,3 +189,22 @@ def test_a_list_the_head_shows_none_of_is_drawn_as_cards(engine: VllmEngine, pro
 def test_a_name_the_head_leaves_out_is_shown(engine: VllmEngine, prompt: str) -> None:
     spec = decoded(engine, prompt)
     assert held(NAMED_TEXTS[prompt], shown(spec["root"], "text", "text")), spec
+
+
+@pytest.mark.parametrize("prompt", list(ITEM_BUTTONS))
+def test_each_card_carries_the_button_said_for_each_item(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    label, items = ITEM_BUTTONS[prompt]
+    cards = [c for c in nodes(spec["root"], "card") if str(c.get("title", "")).lower() in items]
+    assert len(cards) == len(items), spec
+    for card in cards:
+        buttons = [b for b in card["c"] if b["t"] == "button" and b["label"] == label]
+        badges = [b for b in card["c"] if b["t"] == "badge" and b.get("if")]
+        assert buttons and badges, card
+
+
+@pytest.mark.parametrize("prompt", list(CHOICES))
+def test_a_questions_choices_are_radios(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    radios = [r for r in nodes(spec["root"], "radio") if CHOICES[prompt] <= set(r["opts"])]
+    assert radios and not list(nodes(spec["root"], "select")), spec
