@@ -13,7 +13,9 @@ takes its item away ("Remove", "Delete") is left out: a card of a fixed grid has
 
 Each card then carries the button, which sets one state key to the card's number, and a badge
 that says the button was pressed ("Added to basket", "Booked spot") on the card whose number that
-key holds.
+key holds. A card of the model's own that shows an item gets them too, where its children would
+close without them (list_cards.added_buttons): the model may draw the shop's cards itself, with
+no button on any.
 The message is read up to named_buttons.MAX_CHARS characters, so the cost is bounded.
 """
 

@@ -34,6 +34,8 @@ from ui4a.catalog import MAX_CHILDREN
 
 EXTRA_ARG = "macaron_list_cards"
 MAX_CARD_WORDS = 5
+# A card's children, as the UI4A grammar writes them.
+CARD = ("c", "card")
 # A list to draw as cards, and the buttons on each card.
 CardList = tuple[list[Listed], list[str]]
 # An item that begins with one of these is a question, an instruction or a clause ("which
@@ -111,4 +113,23 @@ def added_cards(lists: list[CardList], opened: OpenArray, seen: set[str]) -> str
         shown = sum(1 for _, words, _ in listed if all(shows([word], seen) for word in words))
         if shown < SHOWN_TO_HOLD:
             return "," + grid(listed, buttons)
+    return None
+
+
+def added_buttons(
+    lists: list[CardList], opened: OpenArray, children: list[Any], seen: set[str]
+) -> str | None:
+    """Where a head's text ends right before the closing of the `opened` array: how it goes on
+    instead with the buttons said for each item of a list, where that array is the children of
+    a card of the model's own that shows an item (each of its telling words among the card's
+    words, `seen`) and has none of them yet; None elsewhere. Each goes on as a card of the rule's
+    own grid does (item_buttons.card_children), told by the item's number in its list."""
+    if (opened.key, opened.parent) != CARD or len(children) + 2 > MAX_CHILDREN:
+        return None
+    labels = {c.get("label") for c in children if isinstance(c, dict) and c.get("t") == "button"}
+    for listed, buttons in lists:
+        for number, (_, words, _) in enumerate(listed, 1):
+            if buttons and all(shows([word], seen) for word in words):
+                missing = [name for name in buttons if name not in labels]
+                return "," + card_children(number, missing) if missing else None
     return None

@@ -53,7 +53,7 @@ from inference.serving import (
 from inference.serving.button_completion import added_button, submitted
 from inference.serving.field_completion import added_field
 from inference.serving.field_options import Options, opening
-from inference.serving.list_cards import CardList, added_cards
+from inference.serving.list_cards import CardList, added_buttons, added_cards
 from inference.serving.listed_items import SHOWN_TO_HOLD, Listed, listed_items, shows
 from inference.serving.named_buttons import Named
 from inference.serving.named_fields import Field
@@ -199,8 +199,9 @@ class ListState:
 def closing(watch: RepeatWatch, closer: str, asks: Asks) -> tuple[str, bool] | None:
     """Where `closer` (a token's text) would close a list array, after the spec the watch has
     read, short of a list of the request's, or a form's or the page's children short of a field
-    it names (field_completion.py), or the page's children short of a list it shows none of
-    (list_cards.py), a phrase it gives (named_texts.py) or a button it names
+    it names (field_completion.py), or a card's children that show an item short of the button
+    said for each (list_cards.added_buttons), or the page's children short of a list it shows
+    none of (list_cards.py), a phrase it gives (named_texts.py) or a button it names
     (button_completion.py): how the text goes on instead, from where the watch's text ends, and
     whether the page is held open once after it (after a list's item); None where the array may
     close, the item cannot be spelled, or the array is a page with no room for another child
@@ -228,6 +229,9 @@ def closing(watch: RepeatWatch, closer: str, asks: Asks) -> tuple[str, bool] | N
     if going_on is not None:
         return closer[:bracket] + going_on, True
     added = added_field(asks.fields, ahead.text, opened) if items else None
+    if added is None and items:
+        in_card = set(WORDS.findall(ahead.text[opened.first :].lower().replace("_", " ")))
+        added = added_buttons(asks.cards, opened, items, in_card)
     if added is None and items:
         seen = set(WORDS.findall(ahead.text.lower().replace("_", " ")))
         added = added_cards(asks.cards, opened, seen)

@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inference.serving.item_buttons import item_buttons, pressed, state_key
+from inference.serving.item_buttons import card_children, item_buttons, pressed, state_key
 from inference.serving.list_cards import card_lists, grid
+from inference.serving.list_completion import ListState
+from tests.inference.scripted_head import ScriptedHead
 from ui4a.validate import validate
 
 ON_EACH = {
@@ -72,6 +74,27 @@ def test_what_a_pressed_button_says_and_the_key_it_sets() -> None:
     assert state_key("Book a tour") == "book_a_tour_card"
     assert state_key("Request a very long consultation now") == "request_a_very_card"
     assert state_key("3D print") == "item_3d_print_card"
+
+
+BAKERY = "a bakery: Sourdough $6, Rye loaf $5, Baguette $3, each with an Order button"
+PAGE = '{"title":"Bakery","root":{"t":"page","c":[{"t":"grid","cols":3,"c":['
+# A card of the model's own that shows an item, and one that shows none.
+RYE = '{"t":"card","c":[{"t":"heading","text":"Rye loaf"},{"t":"text","text":"$5"}'
+FLOUR = '{"t":"card","c":[{"t":"heading","text":"Flour"}'
+ORDERED = ',{"t":"button","label":"Order"}'
+HEAD = ScriptedHead([PAGE, RYE, FLOUR, ORDERED, "]}", "]", ","], openings=1)
+
+
+def test_a_card_of_the_models_that_shows_an_item_gets_its_button() -> None:
+    state = ListState()
+    HEAD.after([PAGE, RYE], HEAD.step("]}"), state, BAKERY)
+    assert state.going_on is not None
+    assert state.going_on[1] == "," + card_children(2, ["Order"])  # the list's second item
+
+
+def test_a_card_that_shows_no_item_or_has_the_button_closes_as_the_model_meant() -> None:
+    assert HEAD.after([PAGE, FLOUR], HEAD.step("]}"), ListState(), BAKERY) == "]}"
+    assert HEAD.after([PAGE, RYE, ORDERED], HEAD.step("]}"), ListState(), BAKERY) == "]}"
 
 
 WORDS = ["each", " with", " a", " X", " button", ",", ".", "(", ")", " per", " Y"]
