@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from inference.serving.named_buttons import MAX_CHARS
-from inference.serving.spelling import allowed, keep_only, vocabulary
-from inference.serving.step_rows import Row, Strings, texts_by_row
+from inference.serving.spelling import Held, hold_rows
+from inference.serving.step_rows import Row, Strings
 
 EXTRA_ARG = "macaron_choice_radios"
 # A request that asks the person a question, and one that names a drop-down itself.
@@ -66,15 +66,10 @@ def hold_choices(
     kept: dict[str, Any],
     read: Callable[[], Strings],
 ) -> int:
-    """In each row of the requests that ask (row j of a request after its drafts 0..j-1), leave
-    only the tokens that spell `radio`, where the row writes a node's type as a select; how many
-    rows. `kept` holds the requests' texts while they are in the batch."""
-    masked = 0
-    for row, text, strings in texts_by_row(batch, kept, read, EXTRA_ARG):
-        if '"t":"' not in text[-TAIL:]:
-            continue
-        held = radio_type(text, strings(int(logits[row].argmax())))
-        if held is not None:
-            vocab = vocabulary(strings, logits.shape[1])
-            masked += keep_only(logits, row, allowed(*held, vocab))
-    return masked
+    """In each row of the requests that ask, leave only the tokens that spell `radio`, where the
+    row writes a node's type as a select; how many rows (spelling.hold_rows)."""
+
+    def held_for(text: str, best: Callable[[], str]) -> Held:
+        return radio_type(text, best()) if '"t":"' in text[-TAIL:] else None
+
+    return hold_rows(logits, batch, kept, read, EXTRA_ARG, held_for)

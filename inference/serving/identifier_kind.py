@@ -23,8 +23,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from inference.serving.spelling import allowed, keep_only, vocabulary
-from inference.serving.step_rows import Row, Strings, texts_by_row
+from inference.serving.spelling import Held, hold_rows
+from inference.serving.step_rows import Row, Strings
 
 EXTRA_ARG = "macaron_identifier_kind"
 # An input's kind, as the head's grammar spells it (no whitespace), after its label: what
@@ -69,15 +69,10 @@ def hold_identifiers(
     kept: dict[str, Any],
     read: Callable[[], Strings],
 ) -> int:
-    """In each row of the requests that ask (row j of a request after its drafts 0..j-1), leave
-    only the tokens that spell a text kind, where the row writes an identifier input's kind as
-    another; how many rows. `kept` holds the requests' texts while they are in the batch."""
-    masked = 0
-    for row, text, strings in texts_by_row(batch, kept, read, EXTRA_ARG):
-        if '"kind":"' not in text[-24:]:
-            continue
-        held = text_kind(text, strings(int(logits[row].argmax())))
-        if held is not None:
-            vocab = vocabulary(strings, logits.shape[1])
-            masked += keep_only(logits, row, allowed(*held, vocab))
-    return masked
+    """In each row of the requests that ask, leave only the tokens that spell a text kind, where
+    the row writes an identifier input's kind as another; how many rows (spelling.hold_rows)."""
+
+    def held_for(text: str, best: Callable[[], str]) -> Held:
+        return text_kind(text, best()) if '"kind":"' in text[-24:] else None
+
+    return hold_rows(logits, batch, kept, read, EXTRA_ARG, held_for)

@@ -1,18 +1,24 @@
 """The tokens that spell a given text, for rules that hold a row to a continuation they know
-(tab_switch.py, list_completion.py): a vocabulary's texts sorted once, so that the tokens that
-spell a text's start, or all of it and go on, are found by prefix lookups, at a cost bounded by
-the text's length, not the vocabulary's size; and a row masked to them, unless the grammar
-allows none of them.
+(tab_switch.py, identifier_kind.py, choice_kind.py, list_completion.py): a vocabulary's texts
+sorted once, so that the tokens that spell a text's start, or all of it and go on, are found by
+prefix lookups, at a cost bounded by the text's length, not the vocabulary's size; and a row
+masked to them, unless the grammar allows none of them (`hold_rows`, for the rules that read a
+row's text and its best token alone).
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from inference.serving.step_rows import Strings
+from inference.serving.step_rows import Row, Strings, texts_by_row
+
+# What a rule holds a row to, from its text and its best token's text (read only if asked):
+# what the row has written of a continuation, and how it may end; None where it holds nothing.
+Held = tuple[str, list[str]] | None
 
 
 @dataclass(frozen=True)
@@ -62,3 +68,28 @@ def keep_only(logits: Any, row: int, tokens: list[int]) -> int:
     logits[row] = float("-inf")
     logits[row, tokens] = kept
     return 1
+
+
+def hold_rows(
+    logits: Any,
+    batch: Iterable[Row],
+    kept: dict[str, Any],
+    read: Callable[[], Strings],
+    name: str,
+    held_for: Callable[[str, Callable[[], str]], Held],
+) -> int:
+    """In each row of the requests that ask for `name` (row j of a request after its drafts
+    0..j-1), leave only the tokens that go on as `held_for` the row's text holds it; how many
+    rows. `kept` holds the requests' texts while they are in the batch."""
+    masked = 0
+    for row, text, strings in texts_by_row(batch, kept, read, name):
+        best = functools.partial(best_text, logits, row, strings)
+        held = held_for(text, best)
+        if held is not None:
+            masked += keep_only(logits, row, allowed(*held, vocabulary(strings, logits.shape[1])))
+    return masked
+
+
+def best_text(logits: Any, row: int, strings: Strings) -> str:
+    """The text of `row`'s likeliest token."""
+    return strings(int(logits[row].argmax()))

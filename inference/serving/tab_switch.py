@@ -22,8 +22,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from inference.serving.spelling import allowed, keep_only, vocabulary
-from inference.serving.step_rows import Row, Strings, texts_by_row
+from inference.serving.spelling import Held, hold_rows
+from inference.serving.step_rows import Row, Strings
 from ui4a.parse import parse_partial
 from ui4a.validate import targets
 
@@ -66,15 +66,10 @@ def hold_switches(
     kept: dict[str, Any],
     read: Callable[[], Strings],
 ) -> int:
-    """In each row of the requests that ask (row j of a request after its drafts 0..j-1), leave
-    only the tokens that switch to a drawn tabs' label, where the row is writing such a switch;
-    how many rows. `kept` holds the requests' texts while they are in the batch."""
-    masked = 0
-    for row, text, strings in texts_by_row(batch, kept, read, EXTRA_ARG):
-        if '"do":"tab"' not in text[-TAIL:]:
-            continue
-        switch = switch_values(text)
-        if switch is not None:
-            vocab = vocabulary(strings, logits.shape[1])
-            masked += keep_only(logits, row, allowed(*switch, vocab))
-    return masked
+    """In each row of the requests that ask, leave only the tokens that switch to a drawn tabs'
+    label, where the row is writing such a switch; how many rows (spelling.hold_rows)."""
+
+    def held_for(text: str, best: Callable[[], str]) -> Held:
+        return switch_values(text) if '"do":"tab"' in text[-TAIL:] else None
+
+    return hold_rows(logits, batch, kept, read, EXTRA_ARG, held_for)
