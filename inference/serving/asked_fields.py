@@ -5,7 +5,7 @@
 named_fields.py reads a field by its cue ("a why box", "a timezone select") or after "a form
 with"; a list of what a form asks for, said bare, it missed: a sign-in box with no member number
 or PIN, a table booking with no name or phone, an onboarding wizard with no name (bench/RESULTS.md,
-2026-12-07, 18:00). This reads such a list, with no model: a clause's items (cut as a button's
+2026-12-07, 17:35). This reads such a list, with no model: a clause's items (cut as a button's
 names are, at commas, slashes, "and" and "or") whose head word is one a form asks for (ASKED).
 Two of them at least must be in one clause, so that a lone "a tracking number" or "the subject"
 of an email stays a text; and a clause that shows things ("table", "columns", "shown", "each")

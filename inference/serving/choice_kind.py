@@ -2,7 +2,7 @@
 
 The ui expert draws a quiz's or a poll's choices as a select: "What is the capital of
 Australia?" with Sydney, Melbourne, Canberra and Perth hidden in a drop-down named "Options"
-(quiz-01, bench/RESULTS.md, 2026-12-07, 18:30). A person answering a question reads every
+(quiz-01, bench/RESULTS.md, 2026-12-07, 17:35). A person answering a question reads every
 choice before picking one, so a question's few choices are radios; a drop-down is for a long
 list, a filter or a setting.
 

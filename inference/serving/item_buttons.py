@@ -5,18 +5,18 @@ an Add to basket button", "each class (Morning flow, Power hour) has a Book spot
 named_buttons.py leaves such a button out, as it is not one button of the page; a list the head
 never showed is drawn as cards (list_cards.py), and until now each card named its item and no
 more: the shop's cards had no Add to basket, the classes no Book spot (bench/RESULTS.md,
-2026-12-07, 18:30). This reads them, with no model, for the cards rule: a button said for each
+2026-12-07, 17:35). This reads them, with no model, for the cards rule: a button said for each
 item ("each", "every", "per"), named as named_buttons.py names one, belongs to the list that
 ends nearest before it in its sentence, or in the sentence before where its own begins "Each
 with" or "Each has" (not "Each card has": a board's cards are not its columns). A button that
 takes its item away ("Remove", "Delete") is left out: a card of a fixed grid has nowhere to go.
 
-Each card then carries the button, which sets one state key to the card's number, and a badge
-that says the button was pressed ("Added to basket", "Booked spot") on the card whose number that
-key holds. A card of the model's own that shows an item gets them too, where its children would
-close without them (list_cards.added_buttons): the model may draw the shop's cards itself, with
-no button on any.
-The message is read up to named_buttons.MAX_CHARS characters, so the cost is bounded.
+Each card then carries the button, which sets a state key of the card's own, and a badge that
+says the button was pressed ("Added to basket", "Booked spot") once it is set; one button on
+each item, and on lists of at most MAX_KEYED_CARDS items. A card of the model's own that shows
+an item gets them too, where its children would close without them (list_cards.added_buttons):
+the model may draw the shop's cards itself, with no button on any. The message is read up to
+named_buttons.MAX_CHARS characters, so the cost is bounded.
 """
 
 from __future__ import annotations
@@ -34,8 +34,10 @@ from inference.serving.named_buttons import (
     names_before,
 )
 
-# At most this many buttons on each item.
-MAX_ITEM_BUTTONS = 2
+# One button on each item, on at most this many items: each card keeps a state key of its own,
+# and a spec declares at most ui4a.catalog.MAX_STATE_KEYS.
+MAX_ITEM_BUTTONS = 1
+MAX_KEYED_CARDS = 6
 SENTENCE = re.compile(r"[.!?](?=\s|$)")
 EACH_ONE = re.compile(r"^\s*(?:each|every\s+one|all)\s+(?:with|has|have)\b", re.IGNORECASE)
 # A per-item button is told apart in a part of a clause, as named_buttons.py tells one; a
@@ -62,7 +64,6 @@ PAST = {
 KEY = re.compile(r"[^a-z0-9]+")
 # A key a condition compares is at most this long (ui4a.fields.COND_PATTERN).
 MAX_KEY = 20
-SUFFIX = "_card"
 
 
 def item_buttons(message: str) -> list[tuple[int, str]]:
@@ -105,12 +106,13 @@ def buttons_for(message: str, last_item_at: int) -> list[str]:
     return list(dict.fromkeys(names))[:MAX_ITEM_BUTTONS]
 
 
-def state_key(name: str) -> str:
-    """The state key a button sets to its card's number ("Book spot": "book_spot_card"): one
-    the model's own keys are not, as a field named as the button binds "book_spot"."""
+def state_key(name: str, number: int) -> str:
+    """The state key the button of the `number`th card sets ("Book spot", 2: "book_spot_card_2"):
+    one the model's own keys are not, as a field named as the button binds "book_spot"."""
+    suffix = f"_card_{number}"
     key = KEY.sub("_", name.lower()).strip("_") or "picked"
-    key = (key if key[0].isalpha() else "item_" + key)[: MAX_KEY - len(SUFFIX)].rstrip("_")
-    return key + SUFFIX
+    key = (key if key[0].isalpha() else "item_" + key)[: MAX_KEY - len(suffix)].rstrip("_")
+    return key + suffix
 
 
 def pressed(name: str) -> str:
@@ -130,17 +132,17 @@ def pressed(name: str) -> str:
 
 
 def card_children(number: int, buttons: list[str]) -> str:
-    """The children of the `number`th card (from 1): each button, setting its key to the card's
-    number, and the badge that shows on the card whose number the key holds. A condition's
-    literal is short (ui4a.fields.COND_PATTERN), so the card is told by its number, not its
-    item."""
+    """The children of the `number`th card (from 1): each button, setting the card's own key,
+    and the badge that shows once it is set. A key of the card's own, which the tail declares
+    false, and not one key that holds the pressed card's number: the model starts such a key at
+    the first number it saw, and the first card showed "Adopted" before any was pressed
+    (bench/RESULTS.md, 2026-12-07, 17:35)."""
     children = []
     for name in buttons:
-        key = state_key(name)
-        action = '{"do":"set","path":"' + key + '","value":' + str(number) + "}"
+        key = state_key(name, number)
         label = json.dumps(name, ensure_ascii=False)
         said = json.dumps(pressed(name), ensure_ascii=False)
-        shown_if = f'"{key}={number}"'
+        action = '{"do":"set","path":"' + key + '","value":true}'
         children.append('{"t":"button","label":' + label + ',"on":' + action + "}")
-        children.append('{"t":"badge","if":' + shown_if + ',"text":' + said + ',"tone":"success"}')
+        children.append('{"t":"badge","if":"' + key + '","text":' + said + ',"tone":"success"}')
     return ",".join(children)

@@ -25,7 +25,7 @@ import json
 import re
 from typing import Any
 
-from inference.serving.item_buttons import buttons_for, card_children
+from inference.serving.item_buttons import MAX_KEYED_CARDS, buttons_for, card_children
 from inference.serving.listed_items import MIN_ITEMS, SHOWN_TO_HOLD, Listed, listed_items, shows
 from inference.serving.named_buttons import MAX_CHARS
 from inference.serving.page_room import PAGE
@@ -70,7 +70,10 @@ def card_lists(message: str) -> list[CardList]:
 
 
 def on_each(message: str, items: list[Listed]) -> list[str]:
-    """The buttons the message puts on each of `items` (item_buttons.py)."""
+    """The buttons the message puts on each of `items` (item_buttons.py), where they are few
+    enough for each card to keep a key of its own."""
+    if len(items) > MAX_KEYED_CARDS:
+        return []
     last = items[-1][0].lower()
     at = message[:MAX_CHARS].lower().find(last)
     return buttons_for(message, at + len(last)) if at >= 0 else []

@@ -53,27 +53,35 @@ def test_a_button_is_told_on_each_item_where_per_or_each_follows_it() -> None:
     assert [name for _, name in item_buttons("a Restore button per file")] == ["Restore"]
 
 
-def test_each_card_sets_the_key_to_its_number_and_badges_itself() -> None:
+def test_each_card_sets_a_key_of_its_own_and_badges_itself() -> None:
     items = [("Morning flow", ["morning"], ""), ("Power hour", ["power"], "")]
     drawn = json.loads(grid(items, ["Book spot"]))
     first, second = (card["c"] for card in drawn["c"])
     assert first[0] == {
         "t": "button",
         "label": "Book spot",
-        "on": {"do": "set", "path": "book_spot_card", "value": 1},
+        "on": {"do": "set", "path": "book_spot_card_1", "value": True},
     }
-    assert first[1]["if"] == "book_spot_card=1" and second[1]["if"] == "book_spot_card=2"
+    assert first[1]["if"] == "book_spot_card_1" and second[1]["if"] == "book_spot_card_2"
     assert first[1]["text"] == "Booked spot"
-    assert validate({"root": {"t": "page", "c": [drawn]}, "state": {"book_spot_card": 0}}) == []
+    state = {"book_spot_card_1": False, "book_spot_card_2": False}
+    assert validate({"root": {"t": "page", "c": [drawn]}, "state": state}) == []
+
+
+def test_a_list_too_long_for_a_key_on_each_card_gets_no_buttons() -> None:
+    items = "Eclair, Scone, Brownie, Muffin, Tart, Bagel, Donut"
+    assert card_lists(f"a bakery: {items}, each with an Order button") == [
+        (card_lists(f"a bakery: {items}")[0][0], [])
+    ]
 
 
 def test_what_a_pressed_button_says_and_the_key_it_sets() -> None:
     assert pressed("Add to basket") == "Added to basket"
     assert pressed("Buy now") == "Bought now"
     assert pressed("Apply") == "Applied"
-    assert state_key("Book a tour") == "book_a_tour_card"
-    assert state_key("Request a very long consultation now") == "request_a_very_card"
-    assert state_key("3D print") == "item_3d_print_card"
+    assert state_key("Book a tour", 1) == "book_a_tour_card_1"
+    assert state_key("Request a very long consultation now", 6) == "request_a_ver_card_6"
+    assert state_key("3D print", 2) == "item_3d_print_card_2"
 
 
 BAKERY = "a bakery: Sourdough $6, Rye loaf $5, Baguette $3, each with an Order button"
@@ -106,4 +114,4 @@ def test_any_message_reads_a_bounded_set_of_item_buttons(message: str) -> None:
     for at, name in item_buttons(message):
         assert 0 <= at < 2_000 and name
     for _, buttons in card_lists(message):
-        assert len(buttons) <= 2 and all(len(state_key(b)) <= 20 for b in buttons)
+        assert len(buttons) <= 1 and all(len(state_key(b, 6)) <= 20 for b in buttons)

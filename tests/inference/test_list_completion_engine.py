@@ -201,6 +201,8 @@ def test_each_card_carries_the_button_said_for_each_item(engine: VllmEngine, pro
         buttons = [b for b in card["c"] if b["t"] == "button" and b["label"] == label]
         badges = [b for b in card["c"] if b["t"] == "badge" and b.get("if")]
         assert buttons and badges, card
+        # No card starts out pressed.
+        assert not any(spec["state"].get(badge["if"]) for badge in badges), spec
 
 
 @pytest.mark.parametrize("prompt", list(CHOICES))
