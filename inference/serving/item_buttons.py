@@ -133,10 +133,10 @@ def pressed(name: str) -> str:
 
 def card_children(number: int, buttons: list[str]) -> str:
     """The children of the `number`th card (from 1): each button, setting the card's own key,
-    and the badge that shows once it is set. A key of the card's own, which the tail declares
-    false, and not one key that holds the pressed card's number: the model starts such a key at
-    the first number it saw, and the first card showed "Adopted" before any was pressed
-    (bench/RESULTS.md, 2026-12-07, 17:35)."""
+    and the badge that shows once it is set. A flag of the card's own, which the model starts
+    false as it does "done", and not one key that holds the pressed card's number: the model
+    started such a key at the first number it saw, and the first card showed "Adopted" before
+    any was pressed (bench/RESULTS.md, 2026-12-07, 17:35)."""
     children = []
     for name in buttons:
         key = state_key(name, number)

@@ -9,7 +9,8 @@ Eli 389k, Farah 377k, Gus 301k" tiles of flights and billing (bench/RESULTS.md, 
 page's children, and a list of the request's (listed_items.py) that names no component shows
 fewer than SHOWN_TO_HOLD of its items anywhere in the spec, the list is written there as a grid
 of cards, each titled with an item as the request says it ("Creator $12"); the model writes on
-after the grid. A card names its item and no more: the rule knows nothing of what an item holds.
+after the grid. A card names its item and no more, but for a button the request says for each
+item (item_buttons.py): the rule knows nothing of what an item holds.
 
 A list is drawn once at most (its items show after), and only where the page has room for one
 more child (page_room.py, checked by list_completion.py), so a head ends whatever it writes.
