@@ -90,13 +90,14 @@ def keeps(name: str) -> bool:
     return bool(name) and name.split()[0].lower() not in TAKES_AWAY
 
 
-def buttons_for(message: str, last_item_at: int) -> list[str]:
-    """The per-item buttons of a list whose last item the message says at `last_item_at`."""
+def buttons_for(message: str, said: list[tuple[int, str]], last_item_at: int) -> list[str]:
+    """Of the per-item buttons the message says (`item_buttons(message)`), those of a list whose
+    last item it says at `last_item_at`."""
     text = message[:MAX_CHARS]
     ends = [m.end() for m in SENTENCE.finditer(text)]
     own = sum(1 for end in ends if end <= last_item_at)
     names: list[str] = []
-    for at, name in item_buttons(message):
+    for at, name in said:
         if at < last_item_at:
             continue
         sentence = sum(1 for end in ends if end <= at)

@@ -26,7 +26,12 @@ import json
 import re
 from typing import Any
 
-from inference.serving.item_buttons import MAX_KEYED_CARDS, buttons_for, card_children
+from inference.serving.item_buttons import (
+    MAX_KEYED_CARDS,
+    buttons_for,
+    card_children,
+    item_buttons,
+)
 from inference.serving.listed_items import MIN_ITEMS, SHOWN_TO_HOLD, Listed, listed_items, shows
 from inference.serving.named_buttons import MAX_CHARS
 from inference.serving.page_room import PAGE
@@ -57,6 +62,7 @@ def card_lists(message: str) -> list[CardList]:
     less the items with no letter or said in more than MAX_CARD_WORDS words, at most
     MAX_CHILDREN items each; each with the buttons the message puts on each of its items."""
     found = []
+    on_items = item_buttons(message)  # read once, for every list
     for listed in listed_items(message):
         if any(named for _, _, named in listed):
             continue
@@ -66,18 +72,19 @@ def card_lists(message: str) -> list[CardList]:
             if LETTER.search(said) and len(said.split()) <= MAX_CARD_WORDS and not asks(said)
         ]
         if len(items) >= MIN_ITEMS:
-            found.append((items[:MAX_CHILDREN], on_each(message, items[:MAX_CHILDREN])))
+            kept = items[:MAX_CHILDREN]
+            found.append((kept, on_each(message, on_items, kept)))
     return found
 
 
-def on_each(message: str, items: list[Listed]) -> list[str]:
-    """The buttons the message puts on each of `items` (item_buttons.py), where they are few
-    enough for each card to keep a key of its own."""
-    if len(items) > MAX_KEYED_CARDS:
+def on_each(message: str, on_items: list[tuple[int, str]], items: list[Listed]) -> list[str]:
+    """Of the per-item buttons the message says (`on_items`), those it puts on each of `items`,
+    where they are few enough for each card to keep a key of its own."""
+    if not on_items or len(items) > MAX_KEYED_CARDS:
         return []
     last = items[-1][0].lower()
     at = message[:MAX_CHARS].lower().find(last)
-    return buttons_for(message, at + len(last)) if at >= 0 else []
+    return buttons_for(message, on_items, at + len(last)) if at >= 0 else []
 
 
 def asks(said: str) -> bool:
