@@ -124,9 +124,9 @@ class EngineSettings:
     # of cards titled with its items, at the end of the page's children (inference/serving/
     # list_cards.py). `MACARON_LIST_CARDS=0`: off.
     list_cards: bool = True
-    # A head shows the request's quoted phrases and names ("Mira Okafor", "November 2026") that
-    # it leaves out, as one text node at the end of the page's children (inference/serving/
-    # named_texts.py). `MACARON_NAMED_TEXTS=0`: off.
+    # A head shows the request's quoted phrases, names ("Mira Okafor", "November 2026") and
+    # values ("$199", "#58213") that it leaves out, as one text node at the end of the page's
+    # children (inference/serving/named_texts.py, named_values.py). `MACARON_NAMED_TEXTS=0`: off.
     named_texts: bool = True
     # A head draws a question's choices as radios where it would draw a select, where the
     # request asks a question (a quiz, a poll, a survey) and names no drop-down (inference/

@@ -54,6 +54,9 @@ SHOWS = re.compile(rf"\b(?:{SHOWN}|cards?)\b", re.IGNORECASE)
 # This many of the words before a clause are read as what it follows.
 FOLLOWS_WORDS = 2
 MAX_NAME_WORDS = 3
+# An email's header fields, said capitalised and alone ("To, Cc, Subject"): a lower-case "to" or
+# "from" is a preposition.
+HEADERS = frozenset({"To", "From"})
 MIN_ASKED = 2
 WORD = re.compile(r"[\w'-]+")
 
@@ -80,13 +83,15 @@ def asked_fields(message: str) -> list[tuple[str, str]]:
 def asked_name(item: str) -> str:
     """The field an item names ("name on card", "PIN"), or "" where its head word asks for
     nothing or it is said in more than MAX_NAME_WORDS words."""
-    words = WORD.findall(item)
+    words: list[str] = WORD.findall(item)
     while words and words[0].lower() in LEADING:
         words = words[1:]
     while words and words[-1].lower() in TRAILING:
         words = words[:-1]
     if not words or len(words) > MAX_NAME_WORDS or any(w.isdigit() for w in words):
         return ""
+    if len(words) == 1 and words[0] in HEADERS:
+        return words[0]
     if SHOWS_NAMED.search(" ".join(words)):
         return ""
     lowered = [w.lower() for w in words]

@@ -42,8 +42,13 @@ SELECT, RADIO = "select", "radio"
 def request_args(message: str) -> dict[str, Any]:
     """`SamplingParams.extra_args` that draw a question's choices as radios, where `message`
     asks a question and names no drop-down."""
+    return {EXTRA_ARG: True} if asks_a_question(message) else {}
+
+
+def asks_a_question(message: str) -> bool:
+    """Whether `message` asks the person a question and names no drop-down."""
     text = message[:MAX_CHARS]
-    return {EXTRA_ARG: True} if ASKS.search(text) and not NAMES_A_SELECT.search(text) else {}
+    return bool(ASKS.search(text)) and not NAMES_A_SELECT.search(text)
 
 
 def radio_type(text: str, best: str) -> tuple[str, list[str]] | None:

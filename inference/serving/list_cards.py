@@ -12,6 +12,12 @@ of cards, each titled with an item as the request says it ("Creator $12"); the m
 after the grid. A card names its item and no more, but for a button the request says for each
 item (item_buttons.py): the rule knows nothing of what an item holds.
 
+Where the request asks the person a question (a quiz, a poll, a vote, a survey: choice_kind.py),
+its list is the question's choices, and is drawn as one group of radios, labelled with the
+question the request quotes ("Where should we have the team offsite?"), not as cards to look
+at: cards titled Lisbon, Kraków and Edinburgh let no one vote (survey-05, bench/RESULTS.md,
+2026-12-07, 21:40).
+
 A list is drawn once at most (its items show after), and only where the page has room for one
 more child (page_room.py, checked by list_completion.py), so a head ends whatever it writes.
 Lists of numbers alone ("devices (1, 5, 10)") are values of something else, an item said in more
@@ -26,6 +32,7 @@ import json
 import re
 from typing import Any
 
+from inference.serving.choice_kind import asks_a_question
 from inference.serving.item_buttons import (
     MAX_KEYED_CARDS,
     buttons_for,
@@ -42,8 +49,14 @@ EXTRA_ARG = "macaron_list_cards"
 MAX_CARD_WORDS = 5
 # A card's children, as the UI4A grammar writes them.
 CARD = ("c", "card")
-# A list to draw as cards, and the buttons on each card.
-CardList = tuple[list[Listed], list[str]]
+# A list to draw as cards, the buttons on each card, and the question it answers ("": none, a
+# grid of cards; else one group of radios labelled with it).
+CardList = tuple[list[Listed], list[str], str]
+# A question the request quotes, and the label of choices it quotes none for.
+QUESTION = re.compile(r'["\u201c]([^"\u201c\u201d\n]{3,58}\?)["\u201d]')
+ANSWER = "Your answer"
+# The key a question's radios are bound to.
+ANSWER_KEY = "answer"
 # An item that begins with one of these is a question, an instruction or a clause ("which
 # sessions did you attend", "pick a start time", "type a book's title, press Add book, and it
 # shows up in the list": the reading list's three cards of instructions, bench/RESULTS.md,
@@ -60,9 +73,11 @@ QUOTES = "\"'\u201c\u201d"
 def card_lists(message: str) -> list[CardList]:
     """The message's lists that may be drawn as cards: those whose items name no component,
     less the items with no letter or said in more than MAX_CARD_WORDS words, at most
-    MAX_CHILDREN items each; each with the buttons the message puts on each of its items."""
-    found = []
+    MAX_CHILDREN items each; each with the buttons the message puts on each of its items, and
+    the question it answers, where the message asks one and puts none."""
+    found: list[CardList] = []
     on_items = item_buttons(message)  # read once, for every list
+    question = question_asked(message)
     for listed in listed_items(message):
         if any(named for _, _, named in listed):
             continue
@@ -73,8 +88,18 @@ def card_lists(message: str) -> list[CardList]:
         ]
         if len(items) >= MIN_ITEMS:
             kept = items[:MAX_CHILDREN]
-            found.append((kept, on_each(message, on_items, kept)))
+            buttons = on_each(message, on_items, kept)
+            found.append((kept, buttons, "" if buttons else question))
     return found
+
+
+def question_asked(message: str) -> str:
+    """The question `message` asks the person, as it quotes it, or ANSWER where it asks one
+    (choice_kind.py) and quotes none; "" where it asks none."""
+    if not asks_a_question(message):
+        return ""
+    quoted = QUESTION.search(message[:MAX_CHARS])
+    return quoted.group(1) if quoted else ANSWER
 
 
 def on_each(message: str, on_items: list[tuple[int, str]], items: list[Listed]) -> list[str]:
@@ -96,6 +121,15 @@ def request_args(message: str) -> dict[str, Any]:
     of them."""
     lists = card_lists(message)
     return {EXTRA_ARG: lists} if lists else {}
+
+
+def drawn(items: list[Listed], buttons: list[str], question: str) -> str:
+    """`items` as one group of radios labelled `question`, or, where it is "", as a grid."""
+    if not question:
+        return grid(items, buttons)
+    options = json.dumps([said for said, _, _ in items], ensure_ascii=False, separators=(",", ":"))
+    label = json.dumps(question, ensure_ascii=False)
+    return '{"t":"radio","label":' + label + ',"bind":"' + ANSWER_KEY + '","opts":' + options + "}"
 
 
 def grid(items: list[Listed], buttons: list[str]) -> str:
@@ -120,10 +154,10 @@ def added_cards(lists: list[CardList], opened: OpenArray, seen: set[str]) -> str
     "Dana 412k"."""
     if (opened.key, opened.parent) != PAGE:
         return None
-    for listed, buttons in lists:
+    for listed, buttons, question in lists:
         shown = sum(1 for _, words, _ in listed if all(shows([word], seen) for word in words))
         if shown < SHOWN_TO_HOLD:
-            return "," + grid(listed, buttons)
+            return "," + drawn(listed, buttons, question)
     return None
 
 
@@ -138,7 +172,7 @@ def added_buttons(
     if (opened.key, opened.parent) != CARD or len(children) + 2 > MAX_CHILDREN:
         return None
     labels = {c.get("label") for c in children if isinstance(c, dict) and c.get("t") == "button"}
-    for listed, buttons in lists:
+    for listed, buttons, _ in lists:
         for number, (_, words, _) in enumerate(listed, 1):
             if buttons and all(shows([word], seen) for word in words):
                 missing = [name for name in buttons if name not in labels]

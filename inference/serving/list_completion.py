@@ -26,8 +26,10 @@ request names (`macaron_named_fields`, field_completion.py) at the end of a form
 children, before any button; it spells the options the request gives a select where the
 head begins that select's options (`macaron_field_options`, field_options.py); and at the end
 of the page's children, after the fields and before a button, it draws a list the head shows
-none of as a grid of cards (`macaron_list_cards`, list_cards.py) and the names and quoted
-phrases the head leaves out as a text (`macaron_named_texts`, named_texts.py).
+none of as a grid of cards, or a question's choices as radios (`macaron_list_cards`,
+list_cards.py), and the names, quoted phrases and values the head leaves out as a text
+(`macaron_named_texts`, named_texts.py); either closes the page where a child and the dialog it
+may open would not fit after it.
 
 Only the head asks: the later stages write data, not lists a request names. A request's spec is
 read as its tokens come (`WatchedOutput`), and an array's items are parsed only when a row's
@@ -232,12 +234,21 @@ def closing(watch: RepeatWatch, closer: str, asks: Asks) -> tuple[str, bool] | N
     if added is None and items:
         in_card = set(WORDS.findall(ahead.text[opened.first :].lower().replace("_", " ")))
         added = added_buttons(asks.cards, opened, items, in_card)
-    if added is None and items:
+    # After the cards or the text a rule adds at the page's end the model may write on, and a
+    # child it writes may open a dialog the middle stage must draw there: order-tracking-03's
+    # "8 minutes" took the page's seventh child, the model wrote a row of buttons opening a
+    # dialog as its eighth, and there was no room for the dialog (bench/RESULTS.md, 2026-12-07,
+    # 21:40). So where fewer than BUTTON_ROOM children would fit after them, they close the
+    # page; and where the page has room for a named button or for them, not for both, the
+    # button is drawn: timer-01's "25:00" had closed its page before its Start and Reset.
+    button = added_button(asks.buttons, ahead.text, opened) if spare >= BUTTON_ROOM else None
+    if added is None and items and not (button and spare <= BUTTON_ROOM):
         seen = set(WORDS.findall(ahead.text.lower().replace("_", " ")))
         added = added_cards(asks.cards, opened, seen)
         added = added or added_text(asks.texts, ahead.text, opened)
-    if added is None and spare >= BUTTON_ROOM:
-        added = added_button(asks.buttons, ahead.text, opened)
+        if added is not None and on_page and spare - 1 < BUTTON_ROOM:
+            added += "]"
+    added = added or button
     return None if added is None else (closer[:bracket] + added, False)
 
 

@@ -7,7 +7,8 @@ no course (bench/RESULTS.md, 2026-12-07, 15:00). So the request's quoted phrases
 of two or more capitalised words (a person's, a firm's, a song's, a month and its year), are
 read without a model, and where the head's best token would close the page's children and some
 show nowhere in the spec (in any case), they are written there as one text node, joined by a
-middle dot; the model writes on after it.
+middle dot; the model writes on after it. The values it gives ("$199", "order #58213", "a 4.6
+rating", named_values.py) are written after them, in the same text node.
 
 What other rules draw is left to them: a name of a button or a field the request names
 (button_completion.py, field_completion.py), an item of a list drawn as cards (list_cards.py),
@@ -30,12 +31,14 @@ from inference.serving.list_cards import card_lists
 from inference.serving.listed_items import COMPONENTS, MAX_CHARS
 from inference.serving.named_buttons import named_buttons
 from inference.serving.named_fields import named_fields
+from inference.serving.named_values import named_values, value_shown
 from inference.serving.page_room import PAGE
 from inference.serving.repeat_watch import OpenArray
+from ui4a.catalog import TEXT_MAX
 
 EXTRA_ARG = "macaron_named_texts"
-# At most this many phrases, of at most this many characters: with their separators, one text
-# node's 160 (ui4a.catalog.TEXT_MAX).
+# At most this many phrases (and named_values.MAX_VALUES values), of at most this many
+# characters: all of them, with their separators, fit one text node (ui4a.catalog.TEXT_MAX).
 MAX_TEXTS = 3
 MAX_TEXT_CHARS = 50
 SEPARATOR = " \u00b7 "
@@ -72,11 +75,12 @@ def quoted_phrases(text: str) -> list[str]:
 
 
 def named_texts(message: str) -> list[str]:
-    """The phrases of `message` to show: its quoted phrases and names, less what another rule
-    draws (a named button or field, an item of a list drawn as cards), at most MAX_TEXTS."""
+    """The phrases of `message` to show: its quoted phrases and names, at most MAX_TEXTS, then
+    its values (named_values.py), less what another rule draws (a named button or field, an
+    item of a list drawn as cards: "Creator $12")."""
     text = message[:MAX_CHARS]
     drawn = [name for name, _ in named_buttons(text)] + [name for name, _ in named_fields(text)]
-    drawn += [said for listed, _ in card_lists(text) for said, _, _ in listed]
+    drawn += [said for listed, *_ in card_lists(text) for said, _, _ in listed]
     taken = " | ".join(drawn).lower()
     unquoted = QUOTED.sub(lambda quote: " " * len(quote.group()), text)
     names = [
@@ -84,13 +88,23 @@ def named_texts(message: str) -> list[str]:
         for n in NAME.finditer(unquoted)
         if not SENTENCE_START.search(unquoted, 0, n.start())
     ]
-    phrases = quoted_phrases(text) + names
+    phrases = unseen(quoted_phrases(text) + names, taken)[:MAX_TEXTS]
+    phrases += unseen(
+        named_values(text, ON_ACTION, CLAUSE_MARK), " | ".join([taken, *phrases]).lower()
+    )
+    while len(SEPARATOR.join(phrases)) > TEXT_MAX:
+        phrases.pop()  # the last are values, the first to lose: one text node holds them all
+    return phrases
+
+
+def unseen(phrases: list[str], taken: str) -> list[str]:
+    """`phrases`, cut to MAX_TEXT_CHARS, less those held in `taken` (lower case) or said twice."""
     found: list[str] = []
     for phrase in phrases:
         if phrase.lower() in taken or phrase.lower() in (f.lower() for f in found):
             continue
         found.append(phrase[:MAX_TEXT_CHARS])
-    return found[:MAX_TEXTS]
+    return found
 
 
 def request_args(message: str) -> dict[str, Any]:
@@ -102,12 +116,18 @@ def request_args(message: str) -> dict[str, Any]:
 
 def added_text(texts: list[str], text: str, opened: OpenArray) -> str | None:
     """Where a head's `text` ends right before the closing of the `opened` array: how it goes on
-    instead with the phrases that show nowhere in it (in any case), as one text node after a
-    comma, where that array is the page's children; None elsewhere."""
+    instead with the phrases that show nowhere in it (in any case; a value as its number, too:
+    a bar at 73 shows "73%"), as one text node after a comma, where that array is the page's
+    children; None elsewhere."""
     if (opened.key, opened.parent) != PAGE:
         return None
     written = text.lower()
-    missing = [t for t in texts if json.dumps(t, ensure_ascii=False)[1:-1].lower() not in written]
+    missing = [
+        t
+        for t in texts
+        if json.dumps(t, ensure_ascii=False)[1:-1].lower() not in written
+        and not value_shown(t, written)
+    ]
     if not missing:
         return None
     shown = json.dumps(SEPARATOR.join(missing), ensure_ascii=False)

@@ -41,6 +41,12 @@ ASKED = {
         ("phone", "input"),
         ("notes", "textarea"),
     ],
+    # An email's header fields, capitalised.
+    "Mail client, compose window only: To, Cc, Subject, body, Send and Discard": [
+        ("To", "input"),
+        ("Cc", "input"),
+        ("Subject", "input"),
+    ],
 }
 
 NOT_ASKED = [
@@ -53,6 +59,8 @@ NOT_ASKED = [
     "Track order #58213: carrier DHL and a tracking number",
     # Words a screen shows as often as it asks for them are no field's head.
     "Invoice for Bright Bakery: subtotal, VAT 20%, total, due date",
+    # A lower-case "to" or "from" is a preposition.
+    "a transfer form: from, to, and an email",
 ]
 
 

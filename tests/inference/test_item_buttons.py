@@ -41,12 +41,12 @@ NOT_ON_EACH = [
 
 @pytest.mark.parametrize("message", list(ON_EACH))
 def test_a_button_said_for_each_item_goes_on_the_list_it_follows(message: str) -> None:
-    assert [buttons for _, buttons in card_lists(message)] == [ON_EACH[message]]
+    assert [buttons for _, buttons, _ in card_lists(message)] == [ON_EACH[message]]
 
 
 @pytest.mark.parametrize("message", NOT_ON_EACH)
 def test_no_button_goes_on_a_list_it_is_not_said_for(message: str) -> None:
-    assert all(buttons == [] for _, buttons in card_lists(message))
+    assert all(buttons == [] for _, buttons, _ in card_lists(message))
 
 
 def test_a_button_is_told_on_each_item_where_per_or_each_follows_it() -> None:
@@ -71,7 +71,7 @@ def test_each_card_sets_a_key_of_its_own_and_badges_itself() -> None:
 def test_a_list_too_long_for_a_key_on_each_card_gets_no_buttons() -> None:
     items = "Eclair, Scone, Brownie, Muffin, Tart, Bagel, Donut"
     assert card_lists(f"a bakery: {items}, each with an Order button") == [
-        (card_lists(f"a bakery: {items}")[0][0], [])
+        (card_lists(f"a bakery: {items}")[0][0], [], "")
     ]
 
 
@@ -113,5 +113,5 @@ WORDS = ["each", " with", " a", " X", " button", ",", ".", "(", ")", " per", " Y
 def test_any_message_reads_a_bounded_set_of_item_buttons(message: str) -> None:
     for at, name in item_buttons(message):
         assert 0 <= at < 2_000 and name
-    for _, buttons in card_lists(message):
+    for _, buttons, _ in card_lists(message):
         assert len(buttons) <= 1 and all(len(state_key(b, 6)) <= 20 for b in buttons)

@@ -10,10 +10,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inference.serving.list_cards import card_lists, grid
+from inference.serving.list_cards import ANSWER, ANSWER_KEY, card_lists, drawn, grid
 from inference.serving.list_completion import ListState
 from tests.inference.scripted_head import ScriptedHead
-from ui4a.catalog import MAX_CHILDREN
+from ui4a.catalog import MAX_CHILDREN, SHORT_MAX
 from ui4a.validate import validate
 
 ASKED = "Pricing for a podcast host: Hobby free, Creator $12/mo, Network $49/mo."
@@ -40,7 +40,7 @@ def after(written: list[str], logits: torch.Tensor, state: ListState, message: s
 
 
 def said(message: str) -> list[list[str]]:
-    return [[item for item, _, _ in listed] for listed, _ in card_lists(message)]
+    return [[item for item, _, _ in listed] for listed, _, _ in card_lists(message)]
 
 
 def test_a_list_of_names_and_prices_is_read_as_said() -> None:
@@ -67,6 +67,25 @@ def test_the_grid_is_a_valid_view_of_titled_cards_three_or_four_to_a_row() -> No
         assert drawn["cols"] == cols
         assert [card["title"] for card in drawn["c"]] == [f"Item {i}" for i in range(count)]
         assert validate({"root": {"t": "page", "c": [drawn]}}) == []
+
+
+def test_a_question_s_choices_are_one_group_of_radios() -> None:
+    message = 'Poll: "Where should we have the team offsite?" with Lisbon, Kraków, Edinburgh'
+    ((items, buttons, question),) = card_lists(message)
+    assert (buttons, question) == ([], "Where should we have the team offsite?")
+    group = json.loads(drawn(items, buttons, question))
+    assert group == {
+        "t": "radio",
+        "label": "Where should we have the team offsite?",
+        "bind": ANSWER_KEY,
+        "opts": ["Lisbon", "Kraków", "Edinburgh"],
+    }
+    assert validate({"root": {"t": "page", "c": [group]}, "state": {ANSWER_KEY: ""}}) == []
+    # A quiz that quotes no question still asks one; a list that names a drop-down, or a shop's
+    # list, is no question's.
+    assert [q for *_, q in card_lists("trivia: Mars, Jupiter, Venus, Saturn")] == [ANSWER]
+    assert [q for *_, q in card_lists("a survey with a city dropdown (Oslo, Rome, Lima)")] == [""]
+    assert [q for *_, q in card_lists("Shop grid: Monstera $38, Pothos $15, Fern $9")] == [""]
 
 
 def test_the_page_ends_with_the_list_it_showed_none_of() -> None:
@@ -97,7 +116,8 @@ def test_a_full_page_takes_no_grid() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab ,/()&:.1$"), max_size=3_000))
 def test_any_message_reads_a_bounded_set_of_cards(message: str) -> None:
-    for listed, buttons in card_lists(message):
+    for listed, buttons, question in card_lists(message):
         assert 3 <= len(listed) <= MAX_CHILDREN
+        assert len(question) <= SHORT_MAX
         assert len(buttons) <= 2
         assert all(len(item.split()) <= 5 for item, _, _ in listed)

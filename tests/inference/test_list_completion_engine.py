@@ -70,6 +70,10 @@ NAMED_TEXTS = {
         "olive garden terrace"
     ),
     "a profile card for a ceramic artist named Lena Brandt with a Follow button": "lena brandt",
+    # A value the request gives (named_values.py).
+    "product page for a espresso grinder, $249, with a 4.8 rating and an Add to cart button": (
+        "4.8 rating"
+    ),
 }
 # Fields listed bare by what they ask for (asked_fields.py), which the model left out.
 ASKED_FIELDS = {
@@ -93,6 +97,16 @@ CHOICES = {
         "Saturn",
     },
 }
+# A question's listed choices, which the model showed only as the question's text: drawn as
+# one group of radios labelled with it (list_cards.py).
+QUESTION_CHOICES = {
+    'A poll for the book club: "Which book should we read next?" with Dune, Emma, Ulysses': (
+        "Which book should we read next?",
+        {"Dune", "Emma", "Ulysses"},
+    ),
+}
+# An email's header field, which the model left out (asked_fields.py).
+HEADER_FIELDS = {"Email compose screen: To, Cc, Subject, message and a Send button": "to"}
 # An identifier the model made a number (a spinbutton) without identifier_kind.py.
 IDENTIFIERS = {"gym check-in kiosk: member number field and a Check in button": "member number"}
 
@@ -210,3 +224,20 @@ def test_a_questions_choices_are_radios(engine: VllmEngine, prompt: str) -> None
     spec = decoded(engine, prompt)
     radios = [r for r in nodes(spec["root"], "radio") if CHOICES[prompt] <= set(r["opts"])]
     assert radios and not list(nodes(spec["root"], "select")), spec
+
+
+@pytest.mark.parametrize("prompt", list(QUESTION_CHOICES))
+def test_a_questions_listed_choices_are_one_group_of_radios(
+    engine: VllmEngine, prompt: str
+) -> None:
+    spec = decoded(engine, prompt)
+    question, choices = QUESTION_CHOICES[prompt]
+    radios = [r for r in nodes(spec["root"], "radio") if r["label"] == question]
+    assert radios and choices <= set(radios[0]["opts"]), spec
+    assert spec["state"][radios[0]["bind"]] == "", spec  # nothing is chosen yet
+
+
+@pytest.mark.parametrize("prompt", list(HEADER_FIELDS))
+def test_an_emails_header_field_is_drawn(engine: VllmEngine, prompt: str) -> None:
+    spec = decoded(engine, prompt)
+    assert HEADER_FIELDS[prompt] in shown(spec["root"], "input", "label"), spec

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from inference.serving.list_completion import ListState
 from inference.serving.named_texts import MAX_TEXTS, SEPARATOR, named_texts
+from inference.serving.named_values import MAX_VALUES
 from tests.inference.scripted_head import ScriptedHead
 from ui4a.catalog import TEXT_MAX
 from ui4a.validate import validate
@@ -86,5 +87,26 @@ def test_the_phrases_left_out_are_one_valid_text_node() -> None:
 @given(st.text(alphabet=st.sampled_from('Ab "., 19?'), max_size=3_000))
 def test_any_message_reads_a_bounded_text(message: str) -> None:
     texts = named_texts(message)
-    assert len(texts) <= MAX_TEXTS
+    assert len(texts) <= MAX_TEXTS + MAX_VALUES
     assert len(SEPARATOR.join(texts)) <= TEXT_MAX
+
+
+def test_a_text_with_no_room_after_it_for_a_child_and_its_dialog_closes_the_page() -> None:
+    # Six children leave room for two: the text takes one, and a row the model wrote after it
+    # could open a dialog there was no room for.
+    for count, closes in ((5, False), (6, True)):
+        written = [PAGE, BIO, *[",", BIO] * (count - 1)]
+        state = ListState()
+        after(written, step("]}"), state)
+        assert state.going_on is not None
+        assert state.going_on[1] == TEXT + 'Mira Okafor"}' + ("]" if closes else "")
+
+
+def test_a_named_button_with_room_for_it_alone_comes_before_the_text() -> None:
+    # Six children leave room for two: a named button and the dialog it may open, or the text.
+    message = ASKED + ", and a Hire me button"
+    for count, drawn in ((5, TEXT + 'Mira Okafor"}'), (6, ',{"t":"button","label":"Hire me"')):
+        state = ListState()
+        after([PAGE, BIO, *[",", BIO] * (count - 1)], step("]}"), state, message)
+        assert state.going_on is not None
+        assert state.going_on[1] == drawn
