@@ -1,17 +1,17 @@
 """How often the request readings the head acts on agree with a spec written for the request:
-over generated training prompts, whose specs are known, the fields listed bare
+over the ui training prompts, whose specs are known, the fields listed bare
 (inference/serving/asked_fields.py) and the values given to show
 (inference/serving/named_values.py) read from each prompt, and how many of them its spec
 draws. A reading the spec does not draw is one the head would add where it was not asked.
 
-It runs with no model and no stack, in about a minute:
+It runs with no model and no stack, in about half a minute:
 
     python -m bench.request_readings --out bench/results-ui4a/DATE-readings
 
 and writes readings.json: the counts, and the misses (up to MAX_MISSES of each) to read.
-The training prompts come from the ui dataset's generators, so this says nothing of the dev
-set's phrasings (bench/ui4a_bench/devset.jsonl): it is a check for false readings, not for
-recall.
+The prompts are the train split's first turns, as the retrieval baseline reads them
+(bench/ui4a_bench/baselines.py), so this says nothing of the dev set's phrasings
+(bench/ui4a_bench/devset.jsonl): it is a check for false readings, not for recall.
 """
 
 from __future__ import annotations
@@ -21,34 +21,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inference.offline.datasets import ui
+from bench.ui4a_bench.baselines import training_examples
 from inference.serving.asked_fields import asked_fields
 from inference.serving.field_completion import LABEL
 from inference.serving.named_fields import labels_field
-from inference.serving.named_texts import CLAUSE_MARK, ON_ACTION
 from inference.serving.named_values import named_values, value_shown
 
-# The dataset's generators, at a size that reads in about a minute (its default is 10,000 or so).
-SIZES = {
-    "composed_count": 1500,
-    "mixed_count": 300,
-    "named_per_kind": 30,
-    "data_dashboards_count": 100,
-}
 MAX_MISSES = 20
 FIELD_TYPES = frozenset({"input", "textarea", "select", "radio"})
-Pair = tuple[str, str]
-
-
-def pairs(seed: int) -> list[Pair]:
-    """Each generated record's first request and the spec answered to it."""
-    found = []
-    for record in ui.generate(seed, **SIZES):
-        messages = record["messages"] if isinstance(record, dict) else record.messages
-        asked = next(m["content"] for m in messages if m["role"] == "user")
-        answered = next(m["content"] for m in messages if m["role"] == "assistant")
-        found.append((asked, answered))
-    return found
 
 
 def field_drawn(name: str, spec: str) -> bool:
@@ -57,8 +37,7 @@ def field_drawn(name: str, spec: str) -> bool:
 
 
 def value_drawn(value: str, spec: str) -> bool:
-    written = spec.lower()
-    return value.lower() in written or value_shown(value, written)
+    return value_shown(value, spec.lower())
 
 
 def tally(read: list[tuple[str, list[str], str]], drawn: Any) -> dict[str, Any]:
@@ -82,9 +61,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    generated = pairs(args.seed)
-    fields = [(p, [name for name, _ in asked_fields(p)], s) for p, s in generated]
-    values = [(p, named_values(p, ON_ACTION, CLAUSE_MARK), s) for p, s in generated]
+    generated = training_examples(args.seed)
+    fields = [(e.prompt, [name for name, _ in asked_fields(e.prompt)], e.text) for e in generated]
+    values = [(e.prompt, named_values(e.prompt), e.text) for e in generated]
     report = {
         "seed": args.seed,
         "training_prompts": len(generated),

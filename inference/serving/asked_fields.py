@@ -42,10 +42,11 @@ TRAILING = frozenset(TRAILING_TEXT.split())
 # "name on card", "date of birth": the name runs on after a preposition.
 PREPOSITION = frozenset({"on", "of", "for"})
 # A list that follows a word that shows things, in its clause or just before it, is a table's
-# columns or a card's lines ("a contacts table (name, email, phone)").
+# columns or a card's lines ("a contacts table (name, email, phone)"), or the labels of tabs or
+# sections ("tabs for Nutrition, Steps, Ingredients and Notes": bench/request_readings.py).
 SHOWN_TEXT = """
 tables? columns? rows? lists? listing shows? shown showing displayed each every per results?
-summary receipt invoice
+summary receipt invoice tabs? sections?
 """
 SHOWN = "|".join(SHOWN_TEXT.split())
 SHOWS_NAMED = re.compile(rf"\b(?:{SHOWN})\b", re.IGNORECASE)

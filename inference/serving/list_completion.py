@@ -241,7 +241,9 @@ def closing(watch: RepeatWatch, closer: str, asks: Asks) -> tuple[str, bool] | N
     # 21:40). So where fewer than BUTTON_ROOM children would fit after them, they close the
     # page; and where the page has room for a named button or for them, not for both, the
     # button is drawn: timer-01's "25:00" had closed its page before its Start and Reset.
-    button = added_button(asks.buttons, ahead.text, opened) if spare >= BUTTON_ROOM else None
+    button = None
+    if added is None and spare >= BUTTON_ROOM:
+        button = added_button(asks.buttons, ahead.text, opened)
     if added is None and items and not (button and spare <= BUTTON_ROOM):
         seen = set(WORDS.findall(ahead.text.lower().replace("_", " ")))
         added = added_cards(asks.cards, opened, seen)

@@ -31,7 +31,7 @@ from inference.serving.list_cards import card_lists
 from inference.serving.listed_items import COMPONENTS, MAX_CHARS
 from inference.serving.named_buttons import named_buttons
 from inference.serving.named_fields import named_fields
-from inference.serving.named_values import named_values, value_shown
+from inference.serving.named_values import CLAUSE_MARK, ON_ACTION, named_values, value_shown
 from inference.serving.page_room import PAGE
 from inference.serving.repeat_watch import OpenArray
 from ui4a.catalog import TEXT_MAX
@@ -52,12 +52,6 @@ SENTENCE_START = re.compile(r"(?:^|[.!?])\s*\Z")
 NAMES_A_COMPONENT = frozenset(COMPONENTS) | frozenset(
     ["form", "card", "section", "panel", "heading", "title", "banner", "notice", "message", "label"]
 )
-# A clause that says when something shows: what it quotes shows on that action, not before.
-ON_ACTION = re.compile(
-    r"\b(?:button|after|when|once|until|then|press\w*|click\w*|tap\w*|typ\w*|answer\w*|submit\w*)\b",
-    re.IGNORECASE,
-)
-CLAUSE_MARK = re.compile(r"[,;:.!?(]")
 WORD = re.compile(r"[a-z]+")
 
 
@@ -89,9 +83,7 @@ def named_texts(message: str) -> list[str]:
         if not SENTENCE_START.search(unquoted, 0, n.start())
     ]
     phrases = unseen(quoted_phrases(text) + names, taken)[:MAX_TEXTS]
-    phrases += unseen(
-        named_values(text, ON_ACTION, CLAUSE_MARK), " | ".join([taken, *phrases]).lower()
-    )
+    phrases += unseen(named_values(text), " | ".join([taken, *phrases]).lower())
     while len(SEPARATOR.join(phrases)) > TEXT_MAX:
         phrases.pop()  # the last are values, the first to lose: one text node holds them all
     return phrases
@@ -126,7 +118,7 @@ def added_text(texts: list[str], text: str, opened: OpenArray) -> str | None:
         t
         for t in texts
         if json.dumps(t, ensure_ascii=False)[1:-1].lower() not in written
-        and not value_shown(t, written)
+        and not value_shown(t, written)  # a bar at 73 shows "73%"
     ]
     if not missing:
         return None

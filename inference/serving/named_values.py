@@ -12,8 +12,9 @@ followed by a rating's word, or a number followed by a unit of time or measure (
 "8 minutes", "12 kWh"). A count of things ("4 meetings", "at least 5 emails") is not a value:
 it says how many to draw, not what to show. Nor is a value in a clause that says an action
 shows it ("Choosing an amount shows it", "amount buttons $10 $25 $50"), which is the model's
-to show on that action (named_texts.ON_ACTION). The message is read up to MAX_CHARS
-characters, and at most MAX_VALUES values are kept, so the cost is bounded.
+to show on that action (ON_ACTION, by which named_texts.py reads quoted phrases too). The
+message is read up to MAX_CHARS characters, and at most MAX_VALUES values are kept, so the cost
+is bounded.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ import re
 from inference.serving.listed_items import MAX_CHARS
 
 MAX_VALUES = 3
+# A clause that says when something shows: what it gives shows on that action, not before.
+ON_ACTION = re.compile(
+    r"\b(?:button|after|when|once|until|then|press\w*|click\w*|tap\w*|typ\w*|answer\w*|submit\w*)\b",
+    re.IGNORECASE,
+)
+CLAUSE_MARK = re.compile(r"[,;:.!?(]")
 UNITS = (
     r"days?|weeks?|months?|years?|yrs?|hours?|hrs?|minutes?|mins?|seconds?|secs?"
     r"|kwh|kw|gb|mb|tb|km|kg|lbs?|mp|%"
@@ -48,26 +55,24 @@ NEAR = 12
 JOINS = re.compile(r"\b(?:and|with)\b", re.IGNORECASE)
 
 
-def named_values(
-    message: str, on_action: re.Pattern[str], clause_mark: re.Pattern[str]
-) -> list[str]:
+def named_values(message: str) -> list[str]:
     """The values `message` gives to show from the start, in its order, at most MAX_VALUES: none
-    in a clause (cut at `clause_mark`, "and" and "with") that `on_action` says shows it on an
+    in a clause (cut at CLAUSE_MARK, "and" and "with") that ON_ACTION says shows it on an
     action."""
     text = message[:MAX_CHARS]
     found: list[str] = []
     for value in VALUE.finditer(text):
-        marks = [m.end() for m in clause_mark.finditer(text, 0, value.start())]
+        marks = [m.end() for m in CLAUSE_MARK.finditer(text, 0, value.start())]
         marks += [m.end() for m in JOINS.finditer(text, 0, value.start())]
         ends = [
             m.start()
-            for m in (clause_mark.search(text, value.end()), JOINS.search(text, value.end()))
+            for m in (CLAUSE_MARK.search(text, value.end()), JOINS.search(text, value.end()))
             if m
         ]
         clause = text[max(marks, default=0) : min(ends, default=len(text))]
         said = value.group().strip()
         if (
-            on_action.search(clause)
+            ON_ACTION.search(clause)
             or listed(text, value)
             or said.lower() in (f.lower() for f in found)
         ):
@@ -96,10 +101,12 @@ CLOCK_OR_SCORE = re.compile(r"[:/]")
 
 def value_shown(phrase: str, written: str) -> bool:
     """Whether `phrase`, where it is a value, shows in `written` (a spec's text, lower case) as
-    its number does: a bar at 73 shows "73%", a price of 1200.5 "$1,200.50". A clock time or a
-    score shows only as written, spaces aside ("8/10")."""
+    written, or as its number: a bar at 73 shows "73%", a price of 1200.5 "$1,200.50". A clock
+    time or a score shows only as written, spaces aside ("8/10")."""
     if not VALUE.fullmatch(phrase):
         return False
+    if phrase.lower() in written:
+        return True
     if CLOCK_OR_SCORE.search(phrase):
         return phrase.replace(" ", "").lower() in written.replace(" ", "")
     core = CORE.search(phrase)

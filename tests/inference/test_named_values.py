@@ -7,13 +7,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inference.serving.named_texts import CLAUSE_MARK, ON_ACTION, added_text, named_texts
+from inference.serving.named_texts import added_text, named_texts
 from inference.serving.named_values import MAX_VALUES, named_values, value_shown
 from inference.serving.repeat_watch import OpenArray
 
 
 def values(message: str) -> list[str]:
-    return named_values(message, ON_ACTION, CLAUSE_MARK)
+    return named_values(message)
 
 
 def test_money_identifiers_times_scores_ratings_and_measures_are_read() -> None:
